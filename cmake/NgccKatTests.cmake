@@ -1,0 +1,58 @@
+# kat/<cand>/<key>: replays the official KAT driver on the instance library
+# and compares with the submitted KAT file and/or a kat.sha256 manifest.
+option(NGCC_WRITE_KAT "Write the produced KAT files to <build>/kat/<candidate>/" OFF)
+
+function(ngcc_add_kat_tests n)
+  foreach(f IN ITEMS id key type ai root records katfile manifest mkey kat_records memory_limit_mb)
+    ngcc_iget(${n} ${f} ${f})
+  endforeach()
+  ngcc_expect(${n} kat PASS expect)
+  ngcc_timeout(${n} kat t)
+  # the driver stops the child itself a little before CTest would kill it
+  math(EXPR inner "${t} - 5")
+  set(name "kat/${id}/${key}")
+  set(args --lib "${root}/libngcc_plain.so" --name "${id}/${key}"
+    --record-out "${records}/kat.json" --build-record "${records}/build-plain.json"
+    --log "${records}/kat.child.log"
+    --records ${kat_records} --timeout ${inner} --expect ${expect}
+    --ref "${katfile}" --manifest "${manifest}" --manifest-key "${mkey}")
+  if(memory_limit_mb)
+    list(APPEND args --mem-limit-mb ${memory_limit_mb})
+  endif()
+  if(NGCC_WRITE_KAT)
+    list(APPEND args --write-kat "${CMAKE_BINARY_DIR}/kat/${id}/KAT_${type}_${ai}.txt")
+  endif()
+  add_test(NAME "${name}" COMMAND ngcc-kat ${args})
+  set_tests_properties("${name}" PROPERTIES
+    LABELS "kat;${id};${key}"
+    FIXTURES_REQUIRED "ngcc.build.plain.${id}.${key}"
+    FIXTURES_SETUP "ngcc.kat.${id}.${key}"
+    TIMEOUT ${t})
+endfunction()
+
+# kat-template/<TYPE>: the replay of the blank template fixture must
+# reproduce the official blank template KAT files byte for byte (SHA-256 of
+# ../shared/data/iccs-template/KAT_{SIG,KEM}_AlgorithmInstance.txt).
+set(NGCC_TEMPLATE_SHA256_SIG 19c773d9aac66115f44b37ad8025846138c89047aa2280067c9fdb753ffbea6e)
+set(NGCC_TEMPLATE_SHA256_KEM 9562f17acf328f7899bc2e394c2079aaae42c996d4fed1cfa929142fb0a5139b)
+
+function(ngcc_add_template_tests)
+  get_property(all GLOBAL PROPERTY NGCC_INSTANCES)
+  foreach(n IN LISTS all)
+    ngcc_iget(${n} id id)
+    ngcc_iget(${n} key key)
+    ngcc_iget(${n} type type)
+    ngcc_iget(${n} root root)
+    ngcc_iget(${n} records records)
+    if(NOT id STREQUAL "fx-template" OR NOT key STREQUAL "${type}-Template")
+      continue()
+    endif()
+    set(name "kat-template/${type}")
+    add_test(NAME "${name}" COMMAND ngcc-kat --lib "${root}/libngcc_plain.so" --name "${name}"
+      --record-out "${records}/kat-template.json" --build-record "${records}/build-plain.json"
+      --write-kat "${CMAKE_BINARY_DIR}/kat/template/KAT_${type}_AlgorithmInstance.txt"
+      --kat-sha256 ${NGCC_TEMPLATE_SHA256_${type}})
+    set_tests_properties("${name}" PROPERTIES LABELS "kat;template;${id}"
+      FIXTURES_REQUIRED "ngcc.build.plain.${id}.${key}" TIMEOUT 120)
+  endforeach()
+endfunction()

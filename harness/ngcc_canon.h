@@ -1,0 +1,40 @@
+/* ngcc-ctest: the canonical KAT text and its digests.
+ * Canonical text (docs/real-submissions.md, "Digest manifests"): strip CR and
+ * trailing spaces/tabs from each line, drop empty lines, end every kept line
+ * with "\n". "nolen" also drops every "<Name>_Len = ..." line; ":N" covers
+ * only the first N records (Count = 0 .. Count = N-1). */
+#ifndef NGCC_CANON_H
+#define NGCC_CANON_H
+#include <stddef.h>
+
+#define NGCC_MAX_RECORDS 1000
+
+/* strips trailing CR, spaces and tabs in place; returns the new length */
+size_t ngcc_canon_strip(char *line, size_t len);
+/* 1 if the line is "<Name>_Len = ..." */
+int ngcc_canon_is_len_line(const char *line, size_t len);
+/* 1 and *count if the line is "Count = <n>" */
+int ngcc_canon_count_line(const char *line, size_t len, long *count);
+/* 1 if line is "<Name>_Len =" with an empty value (blank template style) */
+int ngcc_canon_is_blank_len(const char *line, size_t len);
+
+/* Streaming digests of the canonical text, with the value for every record
+ * prefix (first N records) kept so any ":N" manifest line can be checked. */
+typedef struct ngcc_katdigest ngcc_katdigest;
+ngcc_katdigest *ngcc_katdigest_new(void);
+/* feed one already-stripped, non-empty line (without "\n") */
+void ngcc_katdigest_line(ngcc_katdigest *d, const char *line, size_t len);
+/* closes the stream: the digest of all records fed so far is final */
+void ngcc_katdigest_finish(ngcc_katdigest *d);
+/* number of complete records seen (after finish) */
+long ngcc_katdigest_records(const ngcc_katdigest *d);
+/* hex digest of the first n records (n <= records), or NULL */
+const char *ngcc_katdigest_get(const ngcc_katdigest *d, int nolen, long n);
+void ngcc_katdigest_free(ngcc_katdigest *d);
+
+/* Looks up a kat.sha256 manifest line for key "<label>/<file>" (or, if no
+ * exact match, a unique line whose path ends in "/<file>"). Returns 0 and
+ * fills hex/nolen/records (0 = whole file), 1 if absent, -1 on a bad file. */
+int ngcc_manifest_find(const char *path, const char *key, char hex[65], int *nolen, long *records);
+
+#endif

@@ -1,0 +1,27 @@
+/* ngcc-ctest: verdict names shared by every driver, record and page. */
+#ifndef NGCC_VERDICT_H
+#define NGCC_VERDICT_H
+
+/* Ordered by precedence: when several apply, the highest wins. */
+typedef enum {
+    NGCC_PASS = 0,
+    NGCC_NOKAT,
+    NGCC_MISMATCH,
+    NGCC_CRYPTOFAIL,
+    NGCC_OVERFLOW,
+    NGCC_TIMEOUT,
+    NGCC_CRASH,
+    NGCC_MEMLIMIT,
+    NGCC_LOADFAIL,
+    NGCC_BUILDFAIL,
+    NGCC_ERROR, /* the harness itself failed (bad arguments, I/O) */
+    NGCC_VERDICT_COUNT
+} ngcc_verdict;
+
+const char *ngcc_verdict_name(ngcc_verdict v);
+/* -1 if the name is unknown */
+int ngcc_verdict_parse(const char *name);
+/* the worse (higher-precedence) of two verdicts */
+ngcc_verdict ngcc_verdict_worst(ngcc_verdict a, ngcc_verdict b);
+
+#endif

@@ -1,0 +1,538 @@
+/* ngcc-kat: the KAT test of one instance (CTest label "kat").
+ * Replays the official KAT driver in a child process, compares the streamed
+ * text with the submitted KAT file and/or a kat.sha256 manifest, runs one
+ * CMocka case per record (text) and per record (honest verify / decaps),
+ * prints one verdict line and writes one JSON record. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <poll.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "kat_compare.h"
+#include "kat_replay.h"
+#include "ngcc_canon.h"
+#include "ngcc_child.h"
+#include "ngcc_record.h"
+#include "ngcc_util.h"
+#include "ngcc_verdict.h"
+
+#define MAX_EVENTS_PER_RECORD 8
+
+typedef struct {
+    int produced;  /* its Count line was seen */
+    int complete;  /* the next record or #DONE followed */
+    int nevents;
+    char events[MAX_EVENTS_PER_RECORD][200];
+    int crypto_bad;   /* call / ssdiff */
+    int overflow_bad; /* overflow / lenover */
+} record_state;
+
+static struct {
+    /* options */
+    const char *lib, *name, *ref, *manifest, *mkey, *record_out, *write_kat, *build_record;
+    const char *log_path, *kat_sha256;
+    int records, expect;
+    double timeout;
+    unsigned long mem_mb;
+    /* results */
+    ngcc_verdict verdict;
+    char detail[600];
+    record_state rec[NGCC_MAX_RECORDS];
+    int loadfail, done;
+    char loadfail_msg[512];
+    ngcc_child_result child;
+    kat_compare cmp;
+    int have_ref;
+    int have_manifest, manifest_nolen, manifest_ok;
+    long manifest_records;
+    char manifest_hex[65];
+    char produced_hex[65], produced_nolen_hex[65];
+    char written_sha[65];
+    ngcc_katdigest *digest;
+    cJSON *meta;
+    int cur;
+} K;
+
+static void usage(void)
+{
+    fprintf(stderr,
+            "usage: ngcc-kat --lib <instance.so> --name <cand>/<inst> --record-out <file.json>\n"
+            "       [--ref <KAT file>] [--manifest <kat.sha256> --manifest-key <label>/<file>]\n"
+            "       [--records N] [--timeout S] [--mem-limit-mb M] [--build-record <json>]\n"
+            "       [--write-kat <path>] [--kat-sha256 <hex>] [--expect VERDICT] [--log <path>]\n");
+}
+
+static void add_event(int r, const char *text)
+{
+    if (r < 0 || r >= NGCC_MAX_RECORDS)
+        return;
+    record_state *s = &K.rec[r];
+    if (s->nevents < MAX_EVENTS_PER_RECORD)
+        snprintf(s->events[s->nevents++], sizeof s->events[0], "%s", text);
+}
+
+/* one line from the child, without its "\n" */
+static void on_line(char *line, size_t len, FILE *kat_out)
+{
+    if (line[0] == '#') {
+        if (strncmp(line, "#EV ", 4) == 0) {
+            char *end;
+            long r = strtol(line + 4, &end, 10);
+            char kind[32] = "";
+            int off = 0;
+            sscanf(end, " %31s %n", kind, &off);
+            add_event((int)r, end + off);
+            if (r >= 0 && r < NGCC_MAX_RECORDS) {
+                if (!strcmp(kind, "overflow") || !strcmp(kind, "lenover"))
+                    K.rec[r].overflow_bad = 1;
+                else
+                    K.rec[r].crypto_bad = 1;
+            }
+        } else if (strncmp(line, "#META ", 6) == 0) {
+            char *key = line + 6, *sp = strchr(key, ' ');
+            if (sp) {
+                *sp = 0;
+                cJSON_DeleteItemFromObject(K.meta, key);
+                cJSON_AddStringToObject(K.meta, key, sp + 1);
+            }
+        } else if (strncmp(line, "#LOADFAIL", 9) == 0) {
+            K.loadfail = 1;
+            snprintf(K.loadfail_msg, sizeof K.loadfail_msg, "%s", line + (len > 10 ? 10 : len));
+        } else if (strcmp(line, "#DONE") == 0) {
+            K.done = 1;
+            if (K.cur >= 0 && K.cur < NGCC_MAX_RECORDS)
+                K.rec[K.cur].complete = 1;
+        }
+        return;
+    }
+    if (kat_out) {
+        fwrite(line, 1, len, kat_out);
+        fputc('\n', kat_out);
+    }
+    size_t cl = ngcc_canon_strip(line, len);
+    if (cl == 0)
+        return;
+    long cnt;
+    if (ngcc_canon_count_line(line, cl, &cnt) && cnt >= 0 && cnt < NGCC_MAX_RECORDS) {
+        if (K.cur >= 0)
+            K.rec[K.cur].complete = 1;
+        K.cur = (int)cnt;
+        K.rec[cnt].produced = 1;
+    }
+    ngcc_katdigest_line(K.digest, line, cl);
+    if (K.have_ref)
+        kat_compare_line(&K.cmp, line, cl);
+}
+
+static void run_replay(void)
+{
+    if (K.ref && access(K.ref, R_OK) == 0) {
+        if (kat_compare_open(&K.cmp, K.ref, K.records) == 0)
+            K.have_ref = 1;
+    }
+    if (K.manifest && K.mkey) {
+        int rc = ngcc_manifest_find(K.manifest, K.mkey, K.manifest_hex, &K.manifest_nolen, &K.manifest_records);
+        if (rc == 0)
+            K.have_manifest = 1;
+        else if (rc < 0)
+            fprintf(stderr, "ngcc: %s: malformed manifest line(s); expected '<sha256> <strict|nolen>[:N] <label>/<file>'\n",
+                    K.manifest);
+    }
+    K.digest = ngcc_katdigest_new();
+    FILE *kat_out = NULL;
+    char *kat_tmp = NULL;
+    if (K.write_kat) {
+        ngcc_mkdirs(K.write_kat, 0);
+        if (asprintf(&kat_tmp, "%s.tmp", K.write_kat) > 0)
+            kat_out = fopen(kat_tmp, "wb");
+        if (!kat_out)
+            fprintf(stderr, "ngcc: cannot write %s\n", K.write_kat);
+    }
+
+    kat_replay_args args = {K.lib, K.records};
+    ngcc_child_opts opts = {K.timeout, K.mem_mb, K.log_path};
+    int rfd = -1;
+    K.cur = -1;
+    double deadline = K.timeout > 0 ? ngcc_now() + K.timeout : 0;
+    pid_t pid = ngcc_child_start(kat_replay_child, &args, &opts, &rfd);
+    if (pid < 0) {
+        K.verdict = NGCC_ERROR;
+        snprintf(K.detail, sizeof K.detail, "cannot fork: %s", strerror(errno));
+        return;
+    }
+    size_t cap = 1 << 16, used = 0;
+    char *buf = malloc(cap);
+    int timed_out = 0;
+    for (;;) {
+        int wait_ms = -1;
+        if (deadline > 0) {
+            double left = deadline - ngcc_now();
+            if (left <= 0) {
+                timed_out = 1;
+                break;
+            }
+            wait_ms = (int)(left * 1000) + 1;
+        }
+        struct pollfd pfd = {rfd, POLLIN, 0};
+        int pr = poll(&pfd, 1, wait_ms);
+        if (pr < 0 && errno == EINTR)
+            continue;
+        if (pr == 0)
+            continue; /* deadline re-checked above */
+        if (used == cap) {
+            cap *= 2;
+            buf = realloc(buf, cap);
+        }
+        ssize_t n = read(rfd, buf + used, cap - used);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        used += (size_t)n;
+        size_t start = 0;
+        char *nl;
+        while ((nl = memchr(buf + start, '\n', used - start)) != NULL) {
+            size_t len = (size_t)(nl - (buf + start));
+            buf[start + len] = 0;
+            on_line(buf + start, len, kat_out);
+            start += len + 1;
+        }
+        memmove(buf, buf + start, used - start);
+        used -= start;
+    }
+    close(rfd);
+    free(buf);
+    ngcc_child_wait(pid, timed_out ? ngcc_now() : 0, &K.child);
+    if (timed_out)
+        K.child.end = NGCC_CHILD_TIMEDOUT;
+    ngcc_katdigest_finish(K.digest);
+    if (K.have_ref)
+        kat_compare_finish(&K.cmp, K.done);
+    if (kat_out) {
+        fclose(kat_out);
+        if (rename(kat_tmp, K.write_kat) == 0)
+            ngcc_sha256_file(K.write_kat, K.written_sha);
+    }
+    free(kat_tmp);
+}
+
+static int records_produced(void)
+{
+    int n = 0;
+    while (n < K.records && K.rec[n].complete)
+        n++;
+    return n;
+}
+
+static void judge(void)
+{
+    ngcc_verdict v = NGCC_PASS;
+    char *d = K.detail;
+    size_t dl = sizeof K.detail;
+    int done_records = records_produced();
+    const char *p;
+    if (K.loadfail) {
+        snprintf(d, dl, "cannot load the instance library: %s", K.loadfail_msg);
+        K.verdict = NGCC_LOADFAIL;
+        return;
+    }
+    if (K.child.end == NGCC_CHILD_TIMEDOUT) {
+        snprintf(d, dl, "no result after %.0f s, in record %d (%d of %d records complete); raise the "
+                        "\"timeouts\" {\"kat\": S} override or reduce \"kat_records\"",
+                 K.timeout, K.cur < 0 ? 0 : K.cur, done_records, K.records);
+        K.verdict = NGCC_TIMEOUT;
+        return;
+    }
+    if (K.child.end == NGCC_CHILD_SIGNALED || !K.done) {
+        if (K.child.end == NGCC_CHILD_SIGNALED)
+            snprintf(d, dl, "killed by signal %d (%s) in record %d (%d of %d records complete)", K.child.code,
+                     strsignal(K.child.code), K.cur < 0 ? 0 : K.cur, done_records, K.records);
+        else
+            snprintf(d, dl, "the instance ended the process (exit code %d) in record %d (%d of %d records complete)",
+                     K.child.code, K.cur < 0 ? 0 : K.cur, done_records, K.records);
+        K.verdict = NGCC_CRASH;
+        return;
+    }
+    for (int r = 0; r < K.records && v < NGCC_OVERFLOW; r++)
+        if (K.rec[r].overflow_bad) {
+            v = NGCC_OVERFLOW;
+            snprintf(d, dl, "record %d: %s", r, K.rec[r].events[0]);
+        }
+    for (int r = 0; r < K.records && v < NGCC_CRYPTOFAIL; r++)
+        if (K.rec[r].crypto_bad) {
+            v = NGCC_CRYPTOFAIL;
+            snprintf(d, dl, "record %d: %s", r, K.rec[r].events[0]);
+        }
+    /* text comparison (reported even when crypto failed) */
+    const char *pd = ngcc_katdigest_get(K.digest, 0, K.records);
+    const char *pn = ngcc_katdigest_get(K.digest, 1, K.records);
+    snprintf(K.produced_hex, sizeof K.produced_hex, "%s", pd ? pd : "");
+    snprintf(K.produced_nolen_hex, sizeof K.produced_nolen_hex, "%s", pn ? pn : "");
+    char text[400] = "";
+    ngcc_verdict tv = NGCC_PASS;
+    if (K.have_ref && K.cmp.mismatch) {
+        tv = NGCC_MISMATCH;
+        snprintf(text, sizeof text, "record %ld differs at line %ld of %s: expected \"%s\", got \"%s\"",
+                 K.cmp.mm_record, K.cmp.mm_line, K.ref, K.cmp.mm_expected, K.cmp.mm_got);
+    }
+    if (K.have_manifest) {
+        long n = K.manifest_records ? K.manifest_records : K.records;
+        p = (n <= K.records) ? ngcc_katdigest_get(K.digest, K.manifest_nolen, n) : NULL;
+        if (!p) {
+            if (tv == NGCC_PASS && !K.have_ref) {
+                tv = NGCC_NOKAT;
+                snprintf(text, sizeof text, "manifest line %s covers %ld records but only %d were run; "
+                         "raise \"kat_records\" or add a ':%d' manifest line", K.mkey, n, K.records, K.records);
+            }
+        } else if (strcmp(p, K.manifest_hex) != 0) {
+            K.manifest_ok = 0;
+            if (tv == NGCC_PASS) {
+                tv = NGCC_MISMATCH;
+                snprintf(text, sizeof text, "canonical SHA-256 of the first %ld records (%s) is %s, manifest %s says %s",
+                         n, K.manifest_nolen ? "nolen" : "strict", p, K.manifest, K.manifest_hex);
+            }
+        } else {
+            K.manifest_ok = 1;
+        }
+    }
+    if (!K.have_ref && !K.have_manifest && !K.kat_sha256) {
+        tv = NGCC_NOKAT;
+        snprintf(text, sizeof text, "no submitted KAT file %s and no manifest line; the produced text's "
+                 "canonical SHA-256 is %s", K.mkey ? K.mkey : "", K.produced_hex);
+    }
+    if (K.kat_sha256 && strcmp(K.kat_sha256, K.written_sha) != 0 && tv == NGCC_PASS) {
+        tv = NGCC_MISMATCH;
+        snprintf(text, sizeof text, "written KAT file %s has SHA-256 %s, expected %s",
+                 K.write_kat ? K.write_kat : "(none: pass --write-kat)", K.written_sha, K.kat_sha256);
+    }
+    if (tv > v) {
+        v = tv;
+        snprintf(d, dl, "%s", text);
+    } else if (tv != NGCC_PASS) {
+        size_t l = strlen(d);
+        snprintf(d + l, dl - l, "; text: %s", text);
+    } else if (v != NGCC_PASS) {
+        size_t l = strlen(d);
+        snprintf(d + l, dl - l, "; KAT text matches");
+    }
+    if (v == NGCC_PASS) {
+        snprintf(d, dl, "%d/%d records match%s%s%s%s", K.records, K.records, K.have_ref ? " " : "",
+                 K.have_ref ? K.ref : "", K.have_manifest ? " and the manifest digest" : "",
+                 K.kat_sha256 ? " (written KAT file has the expected SHA-256)" : "");
+        if (K.have_ref && K.cmp.tolerated_blank_len) {
+            size_t l = strlen(d);
+            snprintf(d + l, dl - l, " (%ld blank _Len lines in the reference tolerated)", K.cmp.tolerated_blank_len);
+        }
+    }
+    K.verdict = v;
+}
+
+/* ---- CMocka cases: one per record for the text, one per record for crypto ---- */
+typedef struct {
+    int r;
+} case_arg;
+
+static void case_text(void **state)
+{
+    int r = ((case_arg *)*state)->r;
+    if (!K.rec[r].complete)
+        fail_msg("record %d was not produced completely (%s)", r, ngcc_verdict_name(K.verdict));
+    if (K.have_ref) {
+        if (K.cmp.record_bad[r])
+            fail_msg("record %d text differs from %s%s%s", r, K.ref,
+                     K.cmp.mm_record == r ? ": first difference at line " : "", K.cmp.mm_record == r ? "" : "");
+    } else if (K.have_manifest) {
+        if (!K.manifest_ok)
+            fail_msg("record %d: the canonical digest does not match the manifest (no per-record detail)", r);
+    } else if (K.kat_sha256) {
+        if (strcmp(K.kat_sha256, K.written_sha) != 0)
+            fail_msg("record %d: the written KAT file's SHA-256 %s is not %s (no per-record detail)", r,
+                     K.written_sha, K.kat_sha256);
+    } else {
+        fail_msg("record %d: no reference to compare with (NOKAT)", r);
+    }
+}
+
+static void case_crypto(void **state)
+{
+    int r = ((case_arg *)*state)->r;
+    if (!K.rec[r].complete)
+        fail_msg("record %d was not produced completely (%s)", r, ngcc_verdict_name(K.verdict));
+    if (K.rec[r].crypto_bad || K.rec[r].overflow_bad)
+        fail_msg("record %d: %s", r, K.rec[r].events[0]);
+}
+
+static int run_cases(const char *group)
+{
+    int n = K.records;
+    struct CMUnitTest *tests = calloc((size_t)(2 * n), sizeof *tests);
+    case_arg *args = calloc((size_t)n, sizeof *args);
+    char (*names)[48] = calloc((size_t)(2 * n), sizeof *names);
+    int is_kem = cJSON_GetObjectItem(K.meta, "type") && strcmp(cJSON_GetObjectItem(K.meta, "type")->valuestring, "KEM") == 0;
+    for (int r = 0; r < n; r++) {
+        args[r].r = r;
+        snprintf(names[2 * r], 48, "record_%02d_text", r);
+        snprintf(names[2 * r + 1], 48, is_kem ? "record_%02d_shared_secret" : "record_%02d_honest_verify", r);
+        tests[2 * r] = (struct CMUnitTest){names[2 * r], case_text, NULL, NULL, &args[r]};
+        tests[2 * r + 1] = (struct CMUnitTest){names[2 * r + 1], case_crypto, NULL, NULL, &args[r]};
+    }
+    int failed = _cmocka_run_group_tests(group, tests, (size_t)(2 * n), NULL, NULL);
+    free(tests);
+    free(args);
+    free(names);
+    return failed;
+}
+
+static void write_record(void)
+{
+    cJSON *r = ngcc_record_new("kat", K.name);
+    cJSON_AddStringToObject(r, "verdict", ngcc_verdict_name(K.verdict));
+    cJSON_AddStringToObject(r, "detail", K.detail);
+    cJSON_AddStringToObject(r, "expected", ngcc_verdict_name(K.expect));
+    cJSON_AddStringToObject(r, "library", K.lib);
+    char sha[65] = "";
+    if (ngcc_sha256_file(K.lib, sha) == 0)
+        cJSON_AddStringToObject(r, "library_sha256", sha);
+    cJSON_AddItemToObject(r, "meta", cJSON_Duplicate(K.meta, 1));
+    cJSON *ref = cJSON_AddObjectToObject(r, "reference");
+    cJSON_AddStringToObject(ref, "file", K.have_ref ? K.ref : "");
+    cJSON_AddStringToObject(ref, "manifest", K.have_manifest ? K.manifest : "");
+    if (K.have_manifest) {
+        cJSON_AddStringToObject(ref, "manifest_mode", K.manifest_nolen ? "nolen" : "strict");
+        cJSON_AddNumberToObject(ref, "manifest_records", (double)K.manifest_records);
+        cJSON_AddStringToObject(ref, "manifest_sha256", K.manifest_hex);
+    }
+    cJSON_AddNumberToObject(ref, "tolerated_blank_len", K.have_ref ? (double)K.cmp.tolerated_blank_len : 0);
+    cJSON_AddNumberToObject(r, "records_requested", K.records);
+    cJSON_AddNumberToObject(r, "records_complete", records_produced());
+    cJSON_AddStringToObject(r, "produced_sha256_strict", K.produced_hex);
+    cJSON_AddStringToObject(r, "produced_sha256_nolen", K.produced_nolen_hex);
+    if (K.write_kat) {
+        cJSON_AddStringToObject(r, "written_kat", K.write_kat);
+        cJSON_AddStringToObject(r, "written_kat_sha256", K.written_sha);
+    }
+    if (K.have_ref && K.cmp.mismatch) {
+        cJSON *mm = cJSON_AddObjectToObject(r, "first_mismatch");
+        cJSON_AddNumberToObject(mm, "record", (double)K.cmp.mm_record);
+        cJSON_AddNumberToObject(mm, "line", (double)K.cmp.mm_line);
+        cJSON_AddStringToObject(mm, "expected", K.cmp.mm_expected);
+        cJSON_AddStringToObject(mm, "got", K.cmp.mm_got);
+    }
+    cJSON *recs = cJSON_AddArrayToObject(r, "records");
+    for (int i = 0; i < K.records; i++) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddNumberToObject(o, "count", i);
+        const char *text = !K.rec[i].complete ? "notrun"
+                           : (K.have_ref ? (K.cmp.record_bad[i] ? "mismatch" : "match")
+                              : K.have_manifest ? (K.manifest_ok ? "match" : "mismatch") : "noref");
+        cJSON_AddStringToObject(o, "text", text);
+        cJSON_AddStringToObject(o, "crypto", !K.rec[i].complete ? "notrun"
+                                              : K.rec[i].overflow_bad ? "overflow"
+                                              : K.rec[i].crypto_bad ? "fail" : "ok");
+        cJSON *ev = cJSON_AddArrayToObject(o, "events");
+        for (int e = 0; e < K.rec[i].nevents; e++)
+            cJSON_AddItemToArray(ev, cJSON_CreateString(K.rec[i].events[e]));
+        cJSON_AddItemToArray(recs, o);
+    }
+    cJSON *ch = cJSON_AddObjectToObject(r, "child");
+    cJSON_AddStringToObject(ch, "end", K.child.end == NGCC_CHILD_EXITED ? "exited"
+                                       : K.child.end == NGCC_CHILD_SIGNALED ? "signaled" : "timeout");
+    cJSON_AddNumberToObject(ch, "code", K.child.code);
+    cJSON_AddNumberToObject(ch, "seconds", K.child.seconds);
+    ngcc_record_write(r, K.record_out);
+    cJSON_Delete(r);
+}
+
+/* The build test's record says whether there is a library at all. */
+static int build_failed(void)
+{
+    if (!K.build_record)
+        return 0;
+    cJSON *b = ngcc_record_load(K.build_record);
+    if (!b)
+        return 0;
+    const cJSON *v = cJSON_GetObjectItem(b, "verdict");
+    int failed = cJSON_IsString(v) && strcmp(v->valuestring, "BUILDFAIL") == 0;
+    if (failed) {
+        const cJSON *e = cJSON_GetObjectItem(b, "first_error");
+        snprintf(K.detail, sizeof K.detail, "the instance did not compile: %s",
+                 cJSON_IsString(e) ? e->valuestring : "(see the build test)");
+    }
+    cJSON_Delete(b);
+    return failed;
+}
+
+int main(int argc, char **argv)
+{
+    static const struct option lo[] = {
+        {"lib", 1, 0, 'l'}, {"name", 1, 0, 'n'}, {"ref", 1, 0, 'r'}, {"manifest", 1, 0, 'm'},
+        {"manifest-key", 1, 0, 'k'}, {"record-out", 1, 0, 'o'}, {"records", 1, 0, 'N'},
+        {"timeout", 1, 0, 't'}, {"mem-limit-mb", 1, 0, 'M'}, {"build-record", 1, 0, 'b'},
+        {"write-kat", 1, 0, 'w'}, {"kat-sha256", 1, 0, 's'}, {"expect", 1, 0, 'e'},
+        {"log", 1, 0, 'L'}, {0, 0, 0, 0}};
+    K.records = 10;
+    K.expect = NGCC_PASS;
+    K.meta = cJSON_CreateObject();
+    int c;
+    while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
+        switch (c) {
+        case 'l': K.lib = optarg; break;
+        case 'n': K.name = optarg; break;
+        case 'r': K.ref = optarg[0] ? optarg : NULL; break;
+        case 'm': K.manifest = optarg[0] ? optarg : NULL; break;
+        case 'k': K.mkey = optarg; break;
+        case 'o': K.record_out = optarg; break;
+        case 'N': K.records = atoi(optarg); break;
+        case 't': K.timeout = atof(optarg); break;
+        case 'M': K.mem_mb = strtoul(optarg, NULL, 10); break;
+        case 'b': K.build_record = optarg; break;
+        case 'w': K.write_kat = optarg[0] ? optarg : NULL; break;
+        case 's': K.kat_sha256 = optarg; break;
+        case 'L': K.log_path = optarg; break;
+        case 'e':
+            K.expect = ngcc_verdict_parse(optarg);
+            if (K.expect < 0) {
+                fprintf(stderr, "ngcc-kat: --expect %s: unknown verdict\n", optarg);
+                return 2;
+            }
+            break;
+        default: usage(); return 2;
+        }
+    }
+    if (!K.lib || !K.name || !K.record_out || K.records < 1 || K.records > NGCC_MAX_RECORDS) {
+        usage();
+        return 2;
+    }
+    if (build_failed()) {
+        K.verdict = NGCC_BUILDFAIL;
+    } else if (access(K.lib, R_OK) != 0) {
+        K.verdict = NGCC_LOADFAIL;
+        snprintf(K.detail, sizeof K.detail, "%s: %s; run its build test first (ctest -L build)", K.lib, strerror(errno));
+    } else {
+        run_replay();
+        if (K.verdict != NGCC_ERROR)
+            judge();
+    }
+    ngcc_child_show_log(K.log_path, 4096);
+    write_record();
+    run_cases(K.name);
+    printf("ngcc: verdict kat %s: %s: %s\n", K.name, ngcc_verdict_name(K.verdict), K.detail);
+    if (K.expect != NGCC_PASS)
+        printf("ngcc: expected %s, got %s: %s\n", ngcc_verdict_name(K.expect), ngcc_verdict_name(K.verdict),
+               (int)K.verdict == K.expect ? "as expected" : "UNEXPECTED");
+    if (K.have_ref)
+        kat_compare_close(&K.cmp);
+    ngcc_katdigest_free(K.digest);
+    cJSON_Delete(K.meta);
+    return (int)K.verdict == K.expect ? 0 : 1;
+}

@@ -1,0 +1,232 @@
+#include "kat_replay.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ngcc_guard.h"
+#include "ngcc_katgen.h"
+#include "ngcc_loader.h"
+#include "ngcc_util.h"
+
+typedef struct {
+    FILE *out;
+    int blank;
+    int record;
+    char *hexbuf;
+    size_t hexcap;
+} writer;
+
+/* official fprintlen: "<Name>_Len = %llu", or "<Name>_Len = " in blank mode */
+static void put_len(writer *w, const char *name, ull v)
+{
+    if (w->blank)
+        fprintf(w->out, "%s_Len = \n", name);
+    else
+        fprintf(w->out, "%s_Len = %llu\n", name, v);
+}
+
+/* official fprintstr: "<Name> = " then %02X of each byte. Never reads past
+ * the buffer we own: a length above it was reported as lenover already. */
+static void put_hex(writer *w, const char *name, const ngcc_gbuf *g, ull len)
+{
+    if (len > g->len)
+        len = g->len;
+    if (2 * len + 1 > w->hexcap) {
+        free(w->hexbuf);
+        w->hexcap = 2 * len + 1;
+        w->hexbuf = malloc(w->hexcap);
+    }
+    ngcc_hex_upper(w->hexbuf, g->p, len);
+    fprintf(w->out, "%s = ", name);
+    fwrite(w->hexbuf, 1, 2 * len, w->out);
+    fputc('\n', w->out);
+}
+
+static void event(writer *w, const char *kind, const char *fmt, const char *a, long b)
+{
+    fprintf(w->out, "#EV %d %s ", w->record, kind);
+    fprintf(w->out, fmt, a, b);
+    fputc('\n', w->out);
+}
+
+/* after every call: guards of every buffer, returned length vs claimed */
+static void check_guards(writer *w, const char *call, ngcc_gbuf *const *bufs, const char *const *names, int n)
+{
+    for (int i = 0; i < n; i++) {
+        long where;
+        if (ngcc_gbuf_check(bufs[i], &where)) {
+            char what[96];
+            snprintf(what, sizeof what, "%s wrote outside %s", call, names[i]);
+            event(w, "overflow", "%s at offset %ld", what, where);
+            /* re-arm so one overflow is reported once */
+            memcpy(bufs[i]->base, bufs[i]->pattern, NGCC_GUARD_LEN);
+            memcpy(bufs[i]->p + bufs[i]->len, bufs[i]->pattern + NGCC_GUARD_LEN, NGCC_GUARD_LEN);
+        }
+    }
+}
+
+static void check_len(writer *w, const char *what, ull got, ull claimed)
+{
+    if (got > claimed) {
+        char t[64];
+        snprintf(t, sizeof t, "%s %llu", what, got);
+        event(w, "lenover", "%s > claimed %ld", t, (long)claimed);
+    }
+}
+
+static void call_rc(writer *w, const char *call, int rc)
+{
+    if (rc != 0)
+        event(w, "call", "%s returned %ld", call, rc);
+}
+
+static int replay_sig(writer *w, ngcc_instance *in, int records)
+{
+    ngcc_sig_api *a = &in->sig;
+    ull pk_len = a->pk_len(), sk_len = a->sk_len(), sn_len = a->sn_len();
+    const ull pk_claim = pk_len, sk_claim = sk_len, sn_claim = sn_len;
+    fprintf(w->out, "#META claimed_pk %llu\n#META claimed_sk %llu\n#META claimed_sn %llu\n", pk_len, sk_len, sn_len);
+    ngcc_gbuf pk, sk, sn, m, seed;
+    if (ngcc_gbuf_alloc(&pk, pk_len, 1, 0) || ngcc_gbuf_alloc(&sk, sk_len, 2, 0) ||
+        ngcc_gbuf_alloc(&sn, sn_len, 3, 0) || ngcc_gbuf_alloc(&m, NGCC_KAT_MSG_MAX, 4, 0) ||
+        ngcc_gbuf_alloc(&seed, NGCC_KAT_SEED_BYTES, 5, 0)) {
+        fprintf(w->out, "#LOADFAIL cannot allocate the claimed buffer sizes\n");
+        return 1;
+    }
+    ngcc_gbuf *bufs[] = {&pk, &sk, &sn, &m, &seed};
+    const char *names[] = {"pk", "sk", "sn", "m", "seed"};
+    ngcc_katgen gen;
+    ngcc_katgen_init(&gen, 0);
+    for (int i = 0; i < records; i++) {
+        ull m_len = ngcc_katgen_mlen(i);
+        w->record = i;
+        fprintf(w->out, "Count = %d\n", i);
+        ngcc_katgen_next(&gen, seed.p, m.p);
+        fprintf(w->out, "Seed_Len = %d\n", NGCC_KAT_SEED_BYTES);
+        put_hex(w, "Seed", &seed, NGCC_KAT_SEED_BYTES);
+        in->seed(seed.p, NGCC_KAT_SEED_BYTES);
+        fflush(w->out);
+        call_rc(w, "sig_keygen", a->keygen(pk.p, &pk_len, sk.p, &sk_len));
+        check_guards(w, "sig_keygen", bufs, names, 5);
+        check_len(w, "pk_len", pk_len, pk_claim);
+        check_len(w, "sk_len", sk_len, sk_claim);
+        put_len(w, "PK", pk_len);
+        put_hex(w, "PK", &pk, pk_len);
+        put_len(w, "SK", sk_len);
+        put_hex(w, "SK", &sk, sk_len);
+        fprintf(w->out, "M_Len = %d\n", (int)m_len);
+        put_hex(w, "M", &m, m_len);
+        fflush(w->out);
+        call_rc(w, "sig_sign", a->sign(sk.p, sk_len, m.p, m_len, sn.p, &sn_len));
+        check_guards(w, "sig_sign", bufs, names, 5);
+        check_len(w, "sn_len", sn_len, sn_claim);
+        put_len(w, "Sn", sn_len);
+        put_hex(w, "Sn", &sn, sn_len);
+        fflush(w->out);
+        call_rc(w, "sig_verify", a->verify(pk.p, pk_len, sn.p, sn_len > sn_claim ? sn_claim : sn_len, m.p, m_len));
+        check_guards(w, "sig_verify", bufs, names, 5);
+        fputc('\n', w->out);
+        fflush(w->out);
+    }
+    return 0;
+}
+
+static int replay_kem(writer *w, ngcc_instance *in, int records)
+{
+    ngcc_kem_api *a = &in->kem;
+    ull pk_len = a->pk_len(), sk_len = a->sk_len(), ss_len = a->ss_len(), ct_len = a->ct_len();
+    const ull pk_claim = pk_len, sk_claim = sk_len, ss_claim = ss_len, ct_claim = ct_len;
+    fprintf(w->out, "#META claimed_pk %llu\n#META claimed_sk %llu\n#META claimed_ss %llu\n#META claimed_ct %llu\n",
+            pk_len, sk_len, ss_len, ct_len);
+    ngcc_gbuf pk, sk, ss, ss1, ct, seed;
+    if (ngcc_gbuf_alloc(&pk, pk_len, 1, 0) || ngcc_gbuf_alloc(&sk, sk_len, 2, 0) ||
+        ngcc_gbuf_alloc(&ss, ss_len, 3, 0) || ngcc_gbuf_alloc(&ss1, ss_len, 4, 0) ||
+        ngcc_gbuf_alloc(&ct, ct_len, 5, 0) || ngcc_gbuf_alloc(&seed, NGCC_KAT_SEED_BYTES, 6, 0)) {
+        fprintf(w->out, "#LOADFAIL cannot allocate the claimed buffer sizes\n");
+        return 1;
+    }
+    ngcc_gbuf *bufs[] = {&pk, &sk, &ss, &ss1, &ct, &seed};
+    const char *names[] = {"pk", "sk", "ss", "ss1", "ct", "seed"};
+    ngcc_katgen gen;
+    ngcc_katgen_init(&gen, 1);
+    for (int i = 0; i < records; i++) {
+        w->record = i;
+        fprintf(w->out, "Count = %d\n", i);
+        ngcc_katgen_next(&gen, seed.p, NULL);
+        fprintf(w->out, "Seed_Len = %d\n", NGCC_KAT_SEED_BYTES);
+        put_hex(w, "Seed", &seed, NGCC_KAT_SEED_BYTES);
+        in->seed(seed.p, NGCC_KAT_SEED_BYTES);
+        fflush(w->out);
+        call_rc(w, "kem_keygen", a->keygen(pk.p, &pk_len, sk.p, &sk_len));
+        check_guards(w, "kem_keygen", bufs, names, 6);
+        check_len(w, "pk_len", pk_len, pk_claim);
+        check_len(w, "sk_len", sk_len, sk_claim);
+        put_len(w, "PK", pk_len);
+        put_hex(w, "PK", &pk, pk_len);
+        put_len(w, "SK", sk_len);
+        put_hex(w, "SK", &sk, sk_len);
+        fflush(w->out);
+        call_rc(w, "kem_enc", a->enc(pk.p, pk_len, ss.p, &ss_len, ct.p, &ct_len));
+        check_guards(w, "kem_enc", bufs, names, 6);
+        check_len(w, "ct_len", ct_len, ct_claim);
+        check_len(w, "ss_len", ss_len, ss_claim);
+        put_len(w, "CT", ct_len);
+        put_hex(w, "CT", &ct, ct_len);
+        put_len(w, "SS", ss_len);
+        put_hex(w, "SS", &ss, ss_len);
+        fflush(w->out);
+        /* official: dec writes into the same ss_len variable */
+        call_rc(w, "kem_dec", a->dec(sk.p, sk_len, ct.p, ct_len > ct_claim ? ct_claim : ct_len, ss1.p, &ss_len));
+        check_guards(w, "kem_dec", bufs, names, 6);
+        check_len(w, "ss_len", ss_len, ss_claim);
+        if (memcmp(ss.p, ss1.p, ss_len > ss_claim ? ss_claim : ss_len) != 0)
+            event(w, "ssdiff", "%s at record %ld", "kem_dec shared secret differs from kem_enc's", (long)i);
+        fputc('\n', w->out);
+        fflush(w->out);
+    }
+    return 0;
+}
+
+static int valid_instance_name(const char *s)
+{
+    size_t n = strlen(s);
+    if (n > 64)
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        char c = s[i];
+        if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_'))
+            return 0;
+    }
+    return 1;
+}
+
+int kat_replay_child(void *vargs, int wfd)
+{
+    kat_replay_args *args = vargs;
+    writer w = {0};
+    w.out = fdopen(wfd, "w");
+    if (!w.out)
+        return 2;
+    setvbuf(w.out, NULL, _IOFBF, 1 << 20);
+    ngcc_instance in;
+    char err[512];
+    if (ngcc_instance_open(args->lib, &in, err, sizeof err)) {
+        fprintf(w.out, "#LOADFAIL %s\n", err);
+        fclose(w.out);
+        return 1;
+    }
+    const ngcc_meta *mt = in.meta;
+    w.blank = mt->blank;
+    fprintf(w.out, "#META type %s\n#META algorithm_instance %s\n#META blank %d\n", mt->type,
+            mt->algorithm_instance, mt->blank);
+    fprintf(w.out, "#META impl_variant %s\n#META flagset %s\n#META compiler %s\n#META flags %s\n",
+            mt->impl_variant, mt->flagset, mt->compiler, mt->flags);
+    fprintf(w.out, "#META name_valid %d\n", valid_instance_name(mt->algorithm_instance));
+    int rc = in.is_kem ? replay_kem(&w, &in, args->records) : replay_sig(&w, &in, args->records);
+    if (rc == 0)
+        fprintf(w.out, "#DONE\n");
+    fclose(w.out);
+    return rc;
+}

@@ -1,0 +1,22 @@
+/* ngcc-ctest: the child side of a KAT test. Replays the official
+ * KAT_SIG.c / KAT_KEM.c flow against one instance library and streams the
+ * KAT text, interleaved with '#' event lines, into a pipe. */
+#ifndef KAT_REPLAY_H
+#define KAT_REPLAY_H
+
+typedef struct {
+    const char *lib;
+    int records;
+} kat_replay_args;
+
+/* Protocol (one item per line; KAT text lines never start with '#'):
+ *   #LOADFAIL <reason>            the library did not load
+ *   #META <key> <value>           metadata, before the first record
+ *   #EV <record> <kind> <detail>  kind: call (non-zero return), overflow,
+ *                                 lenover (length above claimed), ssdiff
+ *   #DONE                         the replay finished
+ * The stream is flushed before every API call, so the text of every step
+ * before a crash reaches the parent. */
+int kat_replay_child(void *args, int wfd);
+
+#endif

@@ -1,0 +1,71 @@
+# ngcc-campaign: one command for a whole campaign over the configured
+# submissions (default: submissions/* and the bundled fixtures):
+#   cmake -P tools/ngcc-campaign.cmake [-DBUILD_DIR=build/campaign]
+#         [-DSUBMISSIONS=<dir;...>] [-DLABELS=kat;security;prof;perf]
+# Configure, build, then each label in order (perf alone, -j1); a failing
+# verdict never stops the campaign. Ends with a summary of the verdicts read
+# back from the JSON records. Rerunning resumes: finished builds are reused.
+cmake_minimum_required(VERSION 3.25)
+get_filename_component(src "${CMAKE_CURRENT_LIST_DIR}/.." ABSOLUTE)
+if(NOT BUILD_DIR)
+  set(BUILD_DIR "${src}/build/campaign")
+endif()
+if(NOT LABELS)
+  set(LABELS kat)
+endif()
+
+function(step what)
+  string(TIMESTAMP now "%H:%M:%S")
+  message("[ngcc ${now}] ${what}")
+endfunction()
+
+set(cfg -S "${src}" -B "${BUILD_DIR}" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo)
+if(SUBMISSIONS)
+  list(APPEND cfg "-DNGCC_SUBMISSIONS=${SUBMISSIONS}")
+endif()
+step("configure ${BUILD_DIR}")
+execute_process(COMMAND ${CMAKE_COMMAND} ${cfg} RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "ngcc-campaign: configure failed (see above)")
+endif()
+step("build harness")
+execute_process(COMMAND ${CMAKE_COMMAND} --build "${BUILD_DIR}" -j2 RESULT_VARIABLE rc)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "ngcc-campaign: the harness did not build (see above)")
+endif()
+
+foreach(label IN LISTS LABELS)
+  set(jobs 2)
+  if(label STREQUAL "perf")
+    set(jobs 1)
+  endif()
+  step("ctest -L ${label} -j${jobs}")
+  execute_process(COMMAND ${CMAKE_CTEST_COMMAND} --test-dir "${BUILD_DIR}" -L "^${label}$"
+    -j${jobs} --progress --output-junit "${BUILD_DIR}/junit-${label}.xml")
+endforeach()
+
+# Summary of verdicts from the records (the records are the source of truth).
+step("summary")
+file(GLOB_RECURSE recs "${BUILD_DIR}/records/*.json")
+list(SORT recs)
+set(lines "")
+set(counts "")
+foreach(r IN LISTS recs)
+  file(READ "${r}" j)
+  string(JSON kind ERROR_VARIABLE e GET "${j}" kind)
+  if(e)
+    string(APPEND lines "  ${r}: unreadable record\n")
+    continue()
+  endif()
+  if(kind STREQUAL "build")
+    continue()
+  endif()
+  string(JSON name ERROR_VARIABLE e GET "${j}" name)
+  string(JSON verdict ERROR_VARIABLE e GET "${j}" verdict)
+  string(JSON detail ERROR_VARIABLE e GET "${j}" detail)
+  string(SUBSTRING "${detail}" 0 100 detail)
+  string(APPEND lines "  ${kind} ${name}: ${verdict}  ${detail}\n")
+  list(APPEND counts "${kind}:${verdict}")
+endforeach()
+message("ngcc campaign verdicts (${BUILD_DIR}/records):\n${lines}")
+list(REMOVE_DUPLICATES counts)
