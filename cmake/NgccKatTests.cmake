@@ -56,3 +56,26 @@ function(ngcc_add_template_tests)
       FIXTURES_REQUIRED "ngcc.build.plain.${id}.${key}" TIMEOUT 120)
   endforeach()
 endfunction()
+
+# selftest/kat-compare: the comparison, manifest and NOKAT paths proven on a
+# correct fixture instance (tests/kat/kat_selftest.cmake has the scenarios).
+function(ngcc_add_kat_selftests)
+  get_property(all GLOBAL PROPERTY NGCC_INSTANCES)
+  foreach(n IN LISTS all)
+    ngcc_iget(${n} id id)
+    ngcc_iget(${n} key key)
+    if(NOT id STREQUAL "fx-wots" OR NOT key STREQUAL "WOTS-128")
+      continue()
+    endif()
+    foreach(f IN ITEMS root katfile mkey)
+      ngcc_iget(${n} ${f} ${f})
+    endforeach()
+    add_test(NAME "selftest/kat-compare" COMMAND ${CMAKE_COMMAND}
+      "-DKAT=$<TARGET_FILE:ngcc-kat>" "-DMANIFEST_TOOL=$<TARGET_FILE:ngcc-manifest>"
+      "-DLIB=${root}/libngcc_plain.so" "-DREF=${katfile}" "-DKEY=${mkey}"
+      "-DWORK=${CMAKE_BINARY_DIR}/selftest/kat-compare"
+      -P ${PROJECT_SOURCE_DIR}/tests/kat/kat_selftest.cmake)
+    set_tests_properties("selftest/kat-compare" PROPERTIES LABELS "selftest;kat"
+      FIXTURES_REQUIRED "ngcc.build.plain.${id}.${key}" TIMEOUT 300)
+  endforeach()
+endfunction()

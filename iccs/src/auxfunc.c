@@ -159,10 +159,11 @@ int pseudohash(int digest_len_bits, const unsigned char *msg, unsigned long long
  * (the official header asks for L < 2^40 - 2^8 bits; past 2^32 blocks the
  * 32-bit counter wraps, as in the official code).
  *
- * By default M is absorbed once and the SM3 state is cloned per counter
- * (identical output; cost O(n + L) instead of the official O(n * L)).
- * Define NGCC_ICCS_XOF_OFFICIAL_COST to re-hash M for every block instead,
- * which mirrors the official cost model for timing comparisons. */
+ * By default M is re-hashed for every block, as the official code does: the
+ * cost model (O(n * L)) is part of what evaluators time and profile, and a
+ * submission that ships no auxfunc.c must not look faster than one that
+ * ships the official file. Define NGCC_ICCS_XOF_MIDSTATE to absorb M once and
+ * clone the SM3 state per counter instead (identical output, O(n + L)). */
 int pseudoXOF(unsigned long long output_len_bits, const unsigned char *msg,
               unsigned long long msg_len_bits, unsigned char *output)
 {
@@ -173,7 +174,7 @@ int pseudoXOF(unsigned long long output_len_bits, const unsigned char *msg,
     unsigned char ctr[4];
     uint32_t ct = 1;
     ngcc_iccs_sm3_ctx ctx;
-#ifndef NGCC_ICCS_XOF_OFFICIAL_COST
+#ifdef NGCC_ICCS_XOF_MIDSTATE
     ngcc_iccs_sm3_ctx base;
 
     if (nbytes == 0)
@@ -191,7 +192,7 @@ int pseudoXOF(unsigned long long output_len_bits, const unsigned char *msg,
         ctr[1] = (unsigned char)(ct >> 16);
         ctr[2] = (unsigned char)(ct >> 8);
         ctr[3] = (unsigned char)ct;
-#ifndef NGCC_ICCS_XOF_OFFICIAL_COST
+#ifdef NGCC_ICCS_XOF_MIDSTATE
         ctx = base;
 #else
         ngcc_iccs_sm3_init(&ctx);

@@ -37,13 +37,21 @@ static long next_ref(kat_compare *c)
     return -1;
 }
 
-static void clip(char *dst, const char *src, size_t len)
+/* a window of at most 120 chars of a line around column col */
+static void clip(char *dst, const char *src, size_t len, size_t col)
 {
-    size_t n = len < 160 ? len : 160;
-    memcpy(dst, src, n);
-    dst[n] = 0;
-    if (len > 160)
-        memcpy(dst + 154, " [...]", 7);
+    size_t from = col > 40 ? col - 40 : 0;
+    if (from > len)
+        from = len;
+    size_t n = len - from < 120 ? len - from : 120;
+    int k = 0;
+    if (from > 0)
+        k = sprintf(dst, "[...]");
+    memcpy(dst + k, src + from, n);
+    k += (int)n;
+    if (from + n < len)
+        k += sprintf(dst + k, "[...]");
+    dst[k] = 0;
 }
 
 static void mismatch(kat_compare *c, const char *exp, size_t elen, const char *got, size_t glen)
@@ -56,8 +64,12 @@ static void mismatch(kat_compare *c, const char *exp, size_t elen, const char *g
     c->mismatch = 1;
     c->mm_record = r;
     c->mm_line = c->ref_line;
-    clip(c->mm_expected, exp, elen);
-    clip(c->mm_got, got, glen);
+    size_t col = 0;
+    while (col < elen && col < glen && exp[col] == got[col])
+        col++;
+    c->mm_col = (long)col + 1;
+    clip(c->mm_expected, exp, elen, col);
+    clip(c->mm_got, got, glen, col);
 }
 
 /* "<Name>_Len = <digits>" produced against "<Name>_Len =" blank reference */

@@ -17,8 +17,8 @@ typedef struct {
     /* results */
     long tolerated_blank_len;
     int mismatch;         /* a difference was found */
-    long mm_record, mm_line;
-    char mm_expected[161], mm_got[161];
+    long mm_record, mm_line, mm_col;
+    char mm_expected[136], mm_got[136];
     unsigned char *record_bad; /* [records]: 1 if a line of record r differed */
 } kat_compare;
 

@@ -282,8 +282,8 @@ static void judge(void)
     ngcc_verdict tv = NGCC_PASS;
     if (K.have_ref && K.cmp.mismatch) {
         tv = NGCC_MISMATCH;
-        snprintf(text, sizeof text, "record %ld differs at line %ld of %s: expected \"%s\", got \"%s\"",
-                 K.cmp.mm_record, K.cmp.mm_line, K.ref, K.cmp.mm_expected, K.cmp.mm_got);
+        snprintf(text, sizeof text, "record %ld differs at line %ld column %ld of %s: expected \"%s\", got \"%s\"",
+                 K.cmp.mm_record, K.cmp.mm_line, K.cmp.mm_col, K.ref, K.cmp.mm_expected, K.cmp.mm_got);
     }
     if (K.have_manifest) {
         long n = K.manifest_records ? K.manifest_records : K.records;
@@ -307,8 +307,9 @@ static void judge(void)
     }
     if (!K.have_ref && !K.have_manifest && !K.kat_sha256) {
         tv = NGCC_NOKAT;
-        snprintf(text, sizeof text, "no submitted KAT file %s and no manifest line; the produced text's "
-                 "canonical SHA-256 is %s", K.mkey ? K.mkey : "", K.produced_hex);
+        snprintf(text, sizeof text, "no submitted KAT file (%s) and no kat.sha256 manifest line; put the file "
+                 "under Test_Vector/ or add a manifest; the produced text's canonical SHA-256 is %s",
+                 K.mkey ? K.mkey : "?", K.produced_hex);
     }
     if (K.kat_sha256 && strcmp(K.kat_sha256, K.written_sha) != 0 && tv == NGCC_PASS) {
         tv = NGCC_MISMATCH;
@@ -348,9 +349,11 @@ static void case_text(void **state)
     if (!K.rec[r].complete)
         fail_msg("record %d was not produced completely (%s)", r, ngcc_verdict_name(K.verdict));
     if (K.have_ref) {
+        if (K.cmp.record_bad[r] && K.cmp.mm_record == r)
+            fail_msg("record %d text differs from %s: first difference at line %ld column %ld", r, K.ref,
+                     K.cmp.mm_line, K.cmp.mm_col);
         if (K.cmp.record_bad[r])
-            fail_msg("record %d text differs from %s%s%s", r, K.ref,
-                     K.cmp.mm_record == r ? ": first difference at line " : "", K.cmp.mm_record == r ? "" : "");
+            fail_msg("record %d text differs from %s", r, K.ref);
     } else if (K.have_manifest) {
         if (!K.manifest_ok)
             fail_msg("record %d: the canonical digest does not match the manifest (no per-record detail)", r);
@@ -425,6 +428,7 @@ static void write_record(void)
         cJSON *mm = cJSON_AddObjectToObject(r, "first_mismatch");
         cJSON_AddNumberToObject(mm, "record", (double)K.cmp.mm_record);
         cJSON_AddNumberToObject(mm, "line", (double)K.cmp.mm_line);
+        cJSON_AddNumberToObject(mm, "column", (double)K.cmp.mm_col);
         cJSON_AddStringToObject(mm, "expected", K.cmp.mm_expected);
         cJSON_AddStringToObject(mm, "got", K.cmp.mm_got);
     }
