@@ -159,7 +159,7 @@ static void run_replay(void)
             fprintf(stderr, "ngcc: cannot write %s\n", K.write_kat);
     }
 
-    kat_replay_args args = {K.lib, K.records};
+    kat_replay_args args = {K.lib, K.records, 0};
     ngcc_child_opts opts = {K.timeout, K.mem_mb, K.log_path};
     int rfd = -1;
     K.cur = -1;

@@ -12,6 +12,7 @@
 
 typedef struct {
     FILE *out;
+    FILE *meta; /* '#' protocol lines: out, or a null sink in text-only mode */
     int blank;
     int record;
     char *hexbuf;
@@ -46,9 +47,9 @@ static void put_hex(writer *w, const char *name, const ngcc_gbuf *g, ull len)
 
 static void event(writer *w, const char *kind, const char *fmt, const char *a, long b)
 {
-    fprintf(w->out, "#EV %d %s ", w->record, kind);
-    fprintf(w->out, fmt, a, b);
-    fputc('\n', w->out);
+    fprintf(w->meta, "#EV %d %s ", w->record, kind);
+    fprintf(w->meta, fmt, a, b);
+    fputc('\n', w->meta);
 }
 
 /* after every call: guards of every buffer, returned length vs claimed */
@@ -87,12 +88,12 @@ static int replay_sig(writer *w, ngcc_instance *in, int records)
     ngcc_sig_api *a = &in->sig;
     ull pk_len = a->pk_len(), sk_len = a->sk_len(), sn_len = a->sn_len();
     const ull pk_claim = pk_len, sk_claim = sk_len, sn_claim = sn_len;
-    fprintf(w->out, "#META claimed_pk %llu\n#META claimed_sk %llu\n#META claimed_sn %llu\n", pk_len, sk_len, sn_len);
+    fprintf(w->meta, "#META claimed_pk %llu\n#META claimed_sk %llu\n#META claimed_sn %llu\n", pk_len, sk_len, sn_len);
     ngcc_gbuf pk, sk, sn, m, seed;
     if (ngcc_gbuf_alloc(&pk, pk_len, 1, 0) || ngcc_gbuf_alloc(&sk, sk_len, 2, 0) ||
         ngcc_gbuf_alloc(&sn, sn_len, 3, 0) || ngcc_gbuf_alloc(&m, NGCC_KAT_MSG_MAX, 4, 0) ||
         ngcc_gbuf_alloc(&seed, NGCC_KAT_SEED_BYTES, 5, 0)) {
-        fprintf(w->out, "#LOADFAIL cannot allocate the claimed buffer sizes\n");
+        fprintf(w->meta, "#LOADFAIL cannot allocate the claimed buffer sizes\n");
         return 1;
     }
     ngcc_gbuf *bufs[] = {&pk, &sk, &sn, &m, &seed};
@@ -138,13 +139,13 @@ static int replay_kem(writer *w, ngcc_instance *in, int records)
     ngcc_kem_api *a = &in->kem;
     ull pk_len = a->pk_len(), sk_len = a->sk_len(), ss_len = a->ss_len(), ct_len = a->ct_len();
     const ull pk_claim = pk_len, sk_claim = sk_len, ss_claim = ss_len, ct_claim = ct_len;
-    fprintf(w->out, "#META claimed_pk %llu\n#META claimed_sk %llu\n#META claimed_ss %llu\n#META claimed_ct %llu\n",
+    fprintf(w->meta, "#META claimed_pk %llu\n#META claimed_sk %llu\n#META claimed_ss %llu\n#META claimed_ct %llu\n",
             pk_len, sk_len, ss_len, ct_len);
     ngcc_gbuf pk, sk, ss, ss1, ct, seed;
     if (ngcc_gbuf_alloc(&pk, pk_len, 1, 0) || ngcc_gbuf_alloc(&sk, sk_len, 2, 0) ||
         ngcc_gbuf_alloc(&ss, ss_len, 3, 0) || ngcc_gbuf_alloc(&ss1, ss_len, 4, 0) ||
         ngcc_gbuf_alloc(&ct, ct_len, 5, 0) || ngcc_gbuf_alloc(&seed, NGCC_KAT_SEED_BYTES, 6, 0)) {
-        fprintf(w->out, "#LOADFAIL cannot allocate the claimed buffer sizes\n");
+        fprintf(w->meta, "#LOADFAIL cannot allocate the claimed buffer sizes\n");
         return 1;
     }
     ngcc_gbuf *bufs[] = {&pk, &sk, &ss, &ss1, &ct, &seed};
@@ -210,23 +211,26 @@ int kat_replay_child(void *vargs, int wfd)
     if (!w.out)
         return 2;
     setvbuf(w.out, NULL, _IOFBF, 1 << 20);
+    w.meta = args->text_only ? fopen("/dev/null", "w") : w.out;
     ngcc_instance in;
     char err[512];
     if (ngcc_instance_open(args->lib, &in, err, sizeof err)) {
-        fprintf(w.out, "#LOADFAIL %s\n", err);
+        fprintf(w.meta, "#LOADFAIL %s\n", err);
         fclose(w.out);
         return 1;
     }
     const ngcc_meta *mt = in.meta;
     w.blank = mt->blank;
-    fprintf(w.out, "#META type %s\n#META algorithm_instance %s\n#META blank %d\n", mt->type,
+    fprintf(w.meta, "#META type %s\n#META algorithm_instance %s\n#META blank %d\n", mt->type,
             mt->algorithm_instance, mt->blank);
-    fprintf(w.out, "#META impl_variant %s\n#META flagset %s\n#META compiler %s\n#META flags %s\n",
+    fprintf(w.meta, "#META impl_variant %s\n#META flagset %s\n#META compiler %s\n#META flags %s\n",
             mt->impl_variant, mt->flagset, mt->compiler, mt->flags);
-    fprintf(w.out, "#META name_valid %d\n", valid_instance_name(mt->algorithm_instance));
+    fprintf(w.meta, "#META name_valid %d\n", valid_instance_name(mt->algorithm_instance));
     int rc = in.is_kem ? replay_kem(&w, &in, args->records) : replay_sig(&w, &in, args->records);
     if (rc == 0)
-        fprintf(w.out, "#DONE\n");
+        fprintf(w.meta, "#DONE\n");
+    if (w.meta != w.out)
+        fclose(w.meta);
     fclose(w.out);
     return rc;
 }

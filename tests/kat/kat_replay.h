@@ -7,6 +7,7 @@
 typedef struct {
     const char *lib;
     int records;
+    int text_only; /* no '#' lines: exactly the official file (benchmarks) */
 } kat_replay_args;
 
 /* Protocol (one item per line; KAT text lines never start with '#'):
