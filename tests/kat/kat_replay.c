@@ -83,6 +83,29 @@ static void call_rc(writer *w, const char *call, int rc)
         event(w, "call", "%s returned %ld", call, rc);
 }
 
+/* The part every record shares, SIG and KEM alike: Count, the record seed,
+ * instantiating drng_algorithm, keygen, then PK_Len/PK/SK_Len/SK. */
+typedef int (*keygen_fn)(unsigned char *pk, ull *pk_len, unsigned char *sk, ull *sk_len);
+
+static void record_keygen(writer *w, ngcc_instance *in, keygen_fn keygen, const char *call,
+                          ngcc_gbuf *const *bufs, const char *const *names, int nbufs,
+                          ngcc_gbuf *seed, ngcc_gbuf *pk, ull *pk_len, ull pk_claim,
+                          ngcc_gbuf *sk, ull *sk_len, ull sk_claim)
+{
+    fprintf(w->out, "Seed_Len = %d\n", NGCC_KAT_SEED_BYTES);
+    put_hex(w, "Seed", seed, NGCC_KAT_SEED_BYTES);
+    in->seed(seed->p, NGCC_KAT_SEED_BYTES);
+    fflush(w->out);
+    call_rc(w, call, keygen(pk->p, pk_len, sk->p, sk_len));
+    check_guards(w, call, bufs, names, nbufs);
+    check_len(w, "pk_len", *pk_len, pk_claim);
+    check_len(w, "sk_len", *sk_len, sk_claim);
+    put_len(w, "PK", *pk_len);
+    put_hex(w, "PK", pk, *pk_len);
+    put_len(w, "SK", *sk_len);
+    put_hex(w, "SK", sk, *sk_len);
+}
+
 static int replay_sig(writer *w, ngcc_instance *in, int records)
 {
     ngcc_sig_api *a = &in->sig;
@@ -105,18 +128,8 @@ static int replay_sig(writer *w, ngcc_instance *in, int records)
         w->record = i;
         fprintf(w->out, "Count = %d\n", i);
         ngcc_katgen_next(&gen, seed.p, m.p);
-        fprintf(w->out, "Seed_Len = %d\n", NGCC_KAT_SEED_BYTES);
-        put_hex(w, "Seed", &seed, NGCC_KAT_SEED_BYTES);
-        in->seed(seed.p, NGCC_KAT_SEED_BYTES);
-        fflush(w->out);
-        call_rc(w, "sig_keygen", a->keygen(pk.p, &pk_len, sk.p, &sk_len));
-        check_guards(w, "sig_keygen", bufs, names, 5);
-        check_len(w, "pk_len", pk_len, pk_claim);
-        check_len(w, "sk_len", sk_len, sk_claim);
-        put_len(w, "PK", pk_len);
-        put_hex(w, "PK", &pk, pk_len);
-        put_len(w, "SK", sk_len);
-        put_hex(w, "SK", &sk, sk_len);
+        record_keygen(w, in, a->keygen, "sig_keygen", bufs, names, 5, &seed, &pk, &pk_len, pk_claim,
+                      &sk, &sk_len, sk_claim);
         fprintf(w->out, "M_Len = %d\n", (int)m_len);
         put_hex(w, "M", &m, m_len);
         fflush(w->out);
@@ -156,18 +169,8 @@ static int replay_kem(writer *w, ngcc_instance *in, int records)
         w->record = i;
         fprintf(w->out, "Count = %d\n", i);
         ngcc_katgen_next(&gen, seed.p, NULL);
-        fprintf(w->out, "Seed_Len = %d\n", NGCC_KAT_SEED_BYTES);
-        put_hex(w, "Seed", &seed, NGCC_KAT_SEED_BYTES);
-        in->seed(seed.p, NGCC_KAT_SEED_BYTES);
-        fflush(w->out);
-        call_rc(w, "kem_keygen", a->keygen(pk.p, &pk_len, sk.p, &sk_len));
-        check_guards(w, "kem_keygen", bufs, names, 6);
-        check_len(w, "pk_len", pk_len, pk_claim);
-        check_len(w, "sk_len", sk_len, sk_claim);
-        put_len(w, "PK", pk_len);
-        put_hex(w, "PK", &pk, pk_len);
-        put_len(w, "SK", sk_len);
-        put_hex(w, "SK", &sk, sk_len);
+        record_keygen(w, in, a->keygen, "kem_keygen", bufs, names, 6, &seed, &pk, &pk_len, pk_claim,
+                      &sk, &sk_len, sk_claim);
         fflush(w->out);
         call_rc(w, "kem_enc", a->enc(pk.p, pk_len, ss.p, &ss_len, ct.p, &ct_len));
         check_guards(w, "kem_enc", bufs, names, 6);
