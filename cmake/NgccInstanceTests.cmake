@@ -6,10 +6,13 @@ include(NgccKatTests)
 foreach(m NgccSecurityTests NgccPerfTests NgccProfTests)
   include(${m} OPTIONAL)
 endforeach()
+# Selftests of discovery, sandbox and resume on the fxq-* quirk fixtures.
+include(NgccRealWorldTests)
 
 # Default per-label timeouts (seconds); an override's "timeouts" wins.
 set(NGCC_TIMEOUT_build 600 CACHE STRING "Timeout of an instance build test")
 set(NGCC_TIMEOUT_kat 600 CACHE STRING "Default timeout of a KAT test")
+set(NGCC_LABEL_MODULES kat security perf prof)
 
 function(ngcc_timeout n label out)
   ngcc_iget(${n} timeout_${label} t)
@@ -29,13 +32,11 @@ endfunction()
 
 # build/<cand>/<key>[/<variant>]: builds one library variant (FIXTURES_SETUP
 # ngcc.build.<variant>.<cand>.<key>). The plain variant's test has no suffix.
+# An instance whose ISA extensions this host lacks is skipped with the reason.
 function(ngcc_add_build_test n variant)
-  ngcc_iget(${n} id id)
-  ngcc_iget(${n} key key)
-  ngcc_iget(${n} root root)
-  ngcc_iget(${n} records records)
-  ngcc_iget(${n} settings settings)
-  ngcc_iget(${n} flagsets flagsets)
+  foreach(f IN ITEMS id key root records settings flagsets skip_reason)
+    ngcc_iget(${n} ${f} ${f})
+  endforeach()
   ngcc_expect(${n} build BUILDOK expect)
   set(name "build/${id}/${key}")
   if(NOT variant STREQUAL "plain")
@@ -54,19 +55,63 @@ function(ngcc_add_build_test n variant)
     LABELS "build;${id};${key}"
     FIXTURES_SETUP "ngcc.build.${variant}.${id}.${key}"
     TIMEOUT ${t})
+  if(skip_reason)
+    set_tests_properties("${name}" PROPERTIES SKIP_REGULAR_EXPRESSION "ngcc: verdict [^\n]*: SKIP: ")
+  endif()
+endfunction()
+
+# The label modules instance n gets: all, or those of its "labels" override;
+# none when its build is skipped (missing ISA extension).
+function(ngcc_instance_labels n out)
+  ngcc_iget(${n} labels wanted)
+  ngcc_iget(${n} skip_reason skip)
+  set(r "")
+  if(NOT skip)
+    foreach(label IN LISTS NGCC_LABEL_MODULES)
+      if(COMMAND ngcc_add_${label}_tests AND (NOT wanted OR label IN_LIST wanted))
+        list(APPEND r ${label})
+      endif()
+    endforeach()
+  endif()
+  set(${out} "${r}" PARENT_SCOPE)
+endfunction()
+
+# Every test registered for an instance runs its submission code in a scratch
+# folder of its own, <build>/scratch/<test name> (see harness/ngcc_child.h).
+function(ngcc_give_scratch before)
+  get_property(after DIRECTORY PROPERTY TESTS)
+  foreach(t IN LISTS after)
+    if(NOT t IN_LIST before)
+      set_property(TEST "${t}" APPEND PROPERTY ENVIRONMENT "NGCC_SCRATCH_DIR=${CMAKE_BINARY_DIR}/scratch/${t}")
+    endif()
+  endforeach()
+endfunction()
+
+# discover/<cand>: a tree that could not be understood (override error, no
+# instance folder) fails here with the one-line reason.
+function(ngcc_add_tree_error_tests)
+  get_property(ids GLOBAL PROPERTY NGCC_TREE_ERRORS)
+  list(REMOVE_DUPLICATES ids)
+  foreach(id IN LISTS ids)
+    get_property(msg GLOBAL PROPERTY NGCC_TREE_ERROR_${id})
+    add_test(NAME "discover/${id}" COMMAND ${CMAKE_COMMAND} -E echo "ngcc: ${msg}")
+    set_tests_properties("discover/${id}" PROPERTIES LABELS "build;${id}" WILL_FAIL TRUE)
+  endforeach()
 endfunction()
 
 function(ngcc_add_instance_tests)
   get_property(all GLOBAL PROPERTY NGCC_INSTANCES)
   foreach(n IN LISTS all)
+    get_property(before DIRECTORY PROPERTY TESTS)
     ngcc_add_build_test(${n} plain)
-    ngcc_add_kat_tests(${n})
-    foreach(label security perf prof)
-      if(COMMAND ngcc_add_${label}_tests)
-        cmake_language(CALL ngcc_add_${label}_tests ${n})
-      endif()
+    ngcc_instance_labels(${n} labels)
+    foreach(label IN LISTS labels)
+      cmake_language(CALL ngcc_add_${label}_tests ${n})
     endforeach()
+    ngcc_give_scratch("${before}")
   endforeach()
+  ngcc_add_tree_error_tests()
   ngcc_add_template_tests()
   ngcc_add_kat_selftests()
+  ngcc_add_realworld_selftests()
 endfunction()

@@ -1,34 +1,60 @@
-# Per-submission override files (JSON), for what discovery cannot guess.
-# Looked up, first found wins: <tree>/ngcc.json, <tree>.ngcc.json beside the
-# tree, ${NGCC_OVERRIDES_DIR}/<candidate-id>.json.
+# Per-submission override files, for what discovery cannot guess. Looked up,
+# first found wins:
+#   <tree>/ngcc.json   <tree>/ngcc.cmake   <tree>.ngcc.json   <tree>.ngcc.cmake
+#   ${NGCC_OVERRIDES_DIR}/<candidate-id>.json   ${NGCC_OVERRIDES_DIR}/<candidate-id>.cmake
+# Relative folders in an override are relative to the folder of the override
+# file (for <tree>/ngcc.json: the tree). An unknown key or a bad value is an
+# error naming the key and the file: the tree is then left out and a failing
+# test override/<candidate> says why.
 #
-# Keys (candidate level; the same keys except "instances"/"skip"/"candidate"
-# inside "instances": {"<label>": {...}} and inside "variants"):
+# JSON keys (candidate level; the same keys except "instances"/"skip"/
+# "candidate" inside "instances": {"<label>": {...}} and inside "variants"):
 #   candidate        string   candidate id (default: the tree's folder name)
 #   defines          [str]    extra -D definitions (NAME or NAME=VALUE)
-#   include_dirs     [str]    extra include folders (relative to the tree)
+#   include_dirs     [str]    extra include folders, searched after the instance's
+#                             own (e.g. a stand-in for a header missing from the archive)
 #   libraries        [str]    extra libraries (OpenSSL::Crypto, gmp, ...)
 #   c_standard       str      e.g. gnu11 (replaces -std= of every flag set)
 #   flags            [str]    extra compile flags
 #   flagsets         [str]    flag sets to try in order (guide, permissive)
-#   sources_exclude  [str]    regexes of source paths to leave out
+#   sources_exclude  [str]    regexes of source paths (relative to the instance) to leave out
+#   isa              [str]    ISA extensions the code needs: x86-64:avx2, x86-64:avx512f,
+#                             x86-64:aes, x86-64:pclmul, x86-64:bmi2, x86-64:sha, aarch64:aes,
+#                             aarch64:sha2, aarch64:sha3, aarch64:sve; ["none"] turns the
+#                             detection off (default: detected in Optimized/Additional code)
+#   labels           [str]    label modules to register (kat, security, perf, prof);
+#                             default all (for slow, huge or deliberately broken instances)
 #   kat_records      int      reduced KAT run: first N records
 #   timeouts         {label: seconds}
-#   memory_limit_mb  int      address-space limit for risky calls
+#   memory_limit_mb  int      address space a child may add (default NGCC_MEMORY_LIMIT_MB)
 #   extended_signature "reject" (default) | "finding"
+#   perf             {"mode": "default" | "1x1"}   1x1: one trial of one call per operation
 #   expect           {label: verdict}   expected verdicts (fixtures, zoo)
 #   skip             [str]    instance labels to leave out
 #   instances        {label: {...}}     per-instance keys
 #   variants         {name: {...}}      derived instances: same sources, extra keys
-set(NGCC_OVERRIDE_LIST_KEYS defines include_dirs libraries flags flagsets sources_exclude skip)
+#
+# The CMake form says the same with one call per key; a path names nested keys:
+#   ngcc_override(defines USE_API_PKC NDEBUG)       # lists append
+#   ngcc_override(include_dirs sign-07.standin)
+#   ngcc_override(timeouts/kat 1200)
+#   ngcc_override(instances/CS-512/kat_records 2)
+#   ngcc_override(instances/CS-512/perf/mode 1x1)
+#   ngcc_override(skip CS-1024)
+# It is turned into the JSON form and checked the same way.
+set(NGCC_OVERRIDE_LIST_KEYS defines include_dirs libraries flags flagsets sources_exclude skip isa labels)
 set(NGCC_OVERRIDE_SCALAR_KEYS candidate c_standard kat_records memory_limit_mb extended_signature)
-set(NGCC_OVERRIDE_MAP_KEYS timeouts expect)
+set(NGCC_OVERRIDE_MAP_KEYS timeouts expect perf)
 set(NGCC_OVERRIDE_NESTED_KEYS instances variants)
+set(NGCC_OVERRIDE_INT_KEYS kat_records memory_limit_mb)
 
 function(ngcc_find_override_file tree id out)
+  get_filename_component(raw "${tree}" NAME)
   set(found "")
-  foreach(f "${tree}/ngcc.json" "${tree}.ngcc.json" "${NGCC_OVERRIDES_DIR}/${id}.json")
-    if(EXISTS "${f}")
+  foreach(f "${tree}/ngcc.json" "${tree}/ngcc.cmake" "${tree}.ngcc.json" "${tree}.ngcc.cmake"
+            "${NGCC_OVERRIDES_DIR}/${id}.json" "${NGCC_OVERRIDES_DIR}/${id}.cmake"
+            "${NGCC_OVERRIDES_DIR}/${raw}.json" "${NGCC_OVERRIDES_DIR}/${raw}.cmake")
+    if(EXISTS "${f}" AND NOT IS_DIRECTORY "${f}")
       set(found "${f}")
       break()
     endif()
@@ -36,29 +62,239 @@ function(ngcc_find_override_file tree id out)
   set(${out} "${found}" PARENT_SCOPE)
 endfunction()
 
-# Checks every key of a JSON object against the known ones; an unknown key is
-# an error naming the key and the file (the tree is then skipped).
-function(ngcc_override_check json where file ok)
-  set(${ok} TRUE PARENT_SCOPE)
+# Reads an override file of either form into JSON text; err is empty or the
+# one-line error.
+function(ngcc_override_load file out err)
+  set(${err} "" PARENT_SCOPE)
+  if(file MATCHES "\\.cmake$")
+    set(_ngcc_json "{}")
+    set(_ngcc_errors "")
+    include("${file}")
+    set(${out} "${_ngcc_json}" PARENT_SCOPE)
+    if(_ngcc_errors)
+      list(GET _ngcc_errors 0 e)
+      set(${err} "${file}: ${e}" PARENT_SCOPE)
+    endif()
+  else()
+    file(READ "${file}" json)
+    set(${out} "${json}" PARENT_SCOPE)
+  endif()
+endfunction()
+
+function(ngcc_json_quote text out)
+  string(REPLACE "\\" "\\\\" text "${text}")
+  string(REPLACE "\"" "\\\"" text "${text}")
+  string(REPLACE "\t" "\\t" text "${text}")
+  set(${out} "\"${text}\"" PARENT_SCOPE)
+endfunction()
+
+# ngcc_override(<key path> <value>...): the CMake form of an override key (see
+# the top of this file). Sets _ngcc_json / _ngcc_errors in the including scope.
+function(ngcc_override path)
+  string(REPLACE "/" ";" segs "${path}")
+  set(jpath "")
+  set(json "${_ngcc_json}")
+  list(LENGTH segs nseg)
+  set(i 0)
+  while(i LESS nseg)
+    list(GET segs ${i} key)
+    math(EXPR i "${i} + 1")
+    set(has_next FALSE)
+    if(i LESS nseg)
+      set(has_next TRUE)
+      list(GET segs ${i} next)
+    endif()
+    # make sure the object the key goes into exists
+    if(jpath)
+      string(JSON t ERROR_VARIABLE e TYPE "${json}" ${jpath})
+      if(e)
+        string(JSON json SET "${json}" ${jpath} "{}")
+      endif()
+    endif()
+    if(key IN_LIST NGCC_OVERRIDE_NESTED_KEYS OR key IN_LIST NGCC_OVERRIDE_MAP_KEYS)
+      if(NOT has_next)
+        set(_ngcc_errors "ngcc_override(${path}): \"${key}\" needs a name after it (${key}/<name>...)"
+          ${_ngcc_errors} PARENT_SCOPE)
+        return()
+      endif()
+      string(JSON t ERROR_VARIABLE e TYPE "${json}" ${jpath} ${key})
+      if(e)
+        string(JSON json SET "${json}" ${jpath} ${key} "{}")
+      endif()
+      list(APPEND jpath ${key} ${next})
+      math(EXPR i "${i} + 1")
+      if(key IN_LIST NGCC_OVERRIDE_MAP_KEYS)
+        if(i LESS nseg OR NOT ARGC EQUAL 2)
+          set(_ngcc_errors "ngcc_override(${path}): a ${key} entry takes exactly one value" ${_ngcc_errors} PARENT_SCOPE)
+          return()
+        endif()
+        set(v "${ARGV1}")
+        if(NOT v MATCHES "^[0-9]+$")
+          ngcc_json_quote("${v}" v)
+        endif()
+        string(JSON json SET "${json}" ${jpath} "${v}")
+      endif()
+      continue()
+    endif()
+    if(has_next)
+      set(_ngcc_errors "ngcc_override(${path}): \"${key}\" has no sub-keys" ${_ngcc_errors} PARENT_SCOPE)
+      return()
+    endif()
+    if(key IN_LIST NGCC_OVERRIDE_LIST_KEYS)
+      string(JSON n ERROR_VARIABLE e LENGTH "${json}" ${jpath} ${key})
+      if(e)
+        string(JSON json SET "${json}" ${jpath} ${key} "[]")
+        set(n 0)
+      endif()
+      foreach(v IN LISTS ARGN)
+        ngcc_json_quote("${v}" q)
+        string(JSON json SET "${json}" ${jpath} ${key} ${n} "${q}")
+        math(EXPR n "${n} + 1")
+      endforeach()
+    elseif(key IN_LIST NGCC_OVERRIDE_SCALAR_KEYS)
+      if(NOT ARGC EQUAL 2)
+        set(_ngcc_errors "ngcc_override(${path}): \"${key}\" takes exactly one value" ${_ngcc_errors} PARENT_SCOPE)
+        return()
+      endif()
+      set(v "${ARGV1}")
+      if(NOT (key IN_LIST NGCC_OVERRIDE_INT_KEYS AND v MATCHES "^[0-9]+$"))
+        ngcc_json_quote("${v}" v)
+      endif()
+      string(JSON json SET "${json}" ${jpath} ${key} "${v}")
+    else()
+      set(_ngcc_errors "unknown key \"${key}\" in ngcc_override(${path})" ${_ngcc_errors} PARENT_SCOPE)
+      return()
+    endif()
+  endwhile()
+  set(_ngcc_json "${json}" PARENT_SCOPE)
+endfunction()
+
+# Values that would otherwise fail much later with an obscure message.
+function(ngcc_override_check_value json key where err)
+  set(${err} "" PARENT_SCOPE)
+  string(JSON type ERROR_VARIABLE e TYPE "${json}" ${key})
+  if(key IN_LIST NGCC_OVERRIDE_LIST_KEYS AND NOT type STREQUAL "ARRAY")
+    set(${err} "\"${key}\" at ${where} must be a list of strings" PARENT_SCOPE)
+  elseif((key IN_LIST NGCC_OVERRIDE_MAP_KEYS OR key IN_LIST NGCC_OVERRIDE_NESTED_KEYS) AND NOT type STREQUAL "OBJECT")
+    set(${err} "\"${key}\" at ${where} must be an object" PARENT_SCOPE)
+  elseif(key IN_LIST NGCC_OVERRIDE_INT_KEYS)
+    string(JSON v GET "${json}" ${key})
+    if(NOT v MATCHES "^[0-9]+$")
+      set(${err} "\"${key}\" at ${where} must be a non-negative integer, not \"${v}\"" PARENT_SCOPE)
+    endif()
+  elseif(key STREQUAL "flagsets" OR key STREQUAL "isa")
+    string(JSON n LENGTH "${json}" ${key})
+    foreach(i RANGE ${n})
+      if(i EQUAL n)
+        break()
+      endif()
+      string(JSON v GET "${json}" ${key} ${i})
+      if(key STREQUAL "flagsets" AND NOT v MATCHES "^(guide|permissive)$")
+        set(${err} "flag set \"${v}\" at ${where} is not guide or permissive" PARENT_SCOPE)
+      elseif(key STREQUAL "isa" AND NOT v MATCHES "^(none|(x86-64|aarch64):[a-z0-9]+)$")
+        set(${err} "isa entry \"${v}\" at ${where}: write <x86-64|aarch64>:<extension> or none" PARENT_SCOPE)
+      endif()
+    endforeach()
+  elseif(key STREQUAL "timeouts")
+    string(JSON n LENGTH "${json}" timeouts)
+    foreach(i RANGE ${n})
+      if(i EQUAL n)
+        break()
+      endif()
+      string(JSON name MEMBER "${json}" timeouts ${i})
+      string(JSON v GET "${json}" timeouts ${name})
+      if(NOT v MATCHES "^[0-9]+$" OR v EQUAL 0)
+        set(${err} "timeout \"${name}\" at ${where} must be a positive number of seconds, not \"${v}\"" PARENT_SCOPE)
+      endif()
+    endforeach()
+  elseif(key STREQUAL "perf")
+    string(JSON n LENGTH "${json}" perf)
+    foreach(i RANGE ${n})
+      if(i EQUAL n)
+        break()
+      endif()
+      string(JSON name MEMBER "${json}" perf ${i})
+      string(JSON v GET "${json}" perf ${name})
+      if(NOT name STREQUAL "mode")
+        set(${err} "unknown key \"perf/${name}\" at ${where} (known: mode)" PARENT_SCOPE)
+      elseif(NOT v MATCHES "^(default|1x1)$")
+        set(${err} "perf mode \"${v}\" at ${where} is not default or 1x1" PARENT_SCOPE)
+      endif()
+    endforeach()
+  endif()
+endfunction()
+
+# Keys that belong to one level only: "candidate", "skip" and "instances" at
+# the top, "variants" inside an instance.
+set(NGCC_OVERRIDE_TOP_ONLY candidate skip instances)
+set(NGCC_OVERRIDE_INSTANCE_ONLY variants)
+
+# Checks every key of a JSON object against the known ones. level: top,
+# instance or variant. err is empty or the one-line error naming the key and
+# the file.
+function(ngcc_override_check json where file err level)
+  set(${err} "" PARENT_SCOPE)
   string(JSON n ERROR_VARIABLE jerr LENGTH "${json}")
   if(jerr)
-    message(WARNING "ngcc: ${file}: not a JSON object at ${where}: ${jerr}. Fix the override file.")
-    set(${ok} FALSE PARENT_SCOPE)
+    set(${err} "${file}: not a JSON object at ${where}: ${jerr}" PARENT_SCOPE)
     return()
   endif()
-  if(n EQUAL 0)
-    return()
-  endif()
-  math(EXPR last "${n} - 1")
-  foreach(i RANGE ${last})
+  set(known ${NGCC_OVERRIDE_LIST_KEYS} ${NGCC_OVERRIDE_SCALAR_KEYS} ${NGCC_OVERRIDE_MAP_KEYS}
+    ${NGCC_OVERRIDE_NESTED_KEYS})
+  foreach(i RANGE ${n})
+    if(i EQUAL n)
+      break()
+    endif()
     string(JSON key MEMBER "${json}" ${i})
-    if(NOT key IN_LIST NGCC_OVERRIDE_LIST_KEYS AND NOT key IN_LIST NGCC_OVERRIDE_SCALAR_KEYS
-       AND NOT key IN_LIST NGCC_OVERRIDE_MAP_KEYS AND NOT key IN_LIST NGCC_OVERRIDE_NESTED_KEYS)
-      message(WARNING "ngcc: ${file}: unknown key \"${key}\" at ${where}. Known keys: "
-        "${NGCC_OVERRIDE_LIST_KEYS};${NGCC_OVERRIDE_SCALAR_KEYS};${NGCC_OVERRIDE_MAP_KEYS};${NGCC_OVERRIDE_NESTED_KEYS}")
-      set(${ok} FALSE PARENT_SCOPE)
+    if(NOT key IN_LIST known)
+      string(REPLACE ";" ", " known_text "${known}")
+      set(${err} "${file}: unknown key \"${key}\" at ${where} (known keys: ${known_text})" PARENT_SCOPE)
+      return()
+    endif()
+    if((key IN_LIST NGCC_OVERRIDE_TOP_ONLY AND NOT level STREQUAL "top") OR
+       (key IN_LIST NGCC_OVERRIDE_INSTANCE_ONLY AND NOT level STREQUAL "instance"))
+      set(${err} "${file}: key \"${key}\" does not belong at ${where} (candidate, skip and instances go at the \
+top level, variants inside an instance)" PARENT_SCOPE)
+      return()
+    endif()
+    ngcc_override_check_value("${json}" "${key}" "${where}" verr)
+    if(verr)
+      set(${err} "${file}: ${verr}" PARENT_SCOPE)
+      return()
     endif()
   endforeach()
+endfunction()
+
+# Checks a whole override (top level, every instance and every variant).
+function(ngcc_override_check_all json file err)
+  ngcc_override_check("${json}" "top level" "${file}" e top)
+  if(NOT e)
+    string(JSON ni ERROR_VARIABLE je LENGTH "${json}" instances)
+    if(je)
+      set(ni 0)
+    endif()
+    foreach(i RANGE ${ni})
+      if(i EQUAL ni OR e)
+        break()
+      endif()
+      string(JSON label MEMBER "${json}" instances ${i})
+      string(JSON ij GET "${json}" instances ${label})
+      ngcc_override_check("${ij}" "instances/${label}" "${file}" e instance)
+      string(JSON nv ERROR_VARIABLE je LENGTH "${ij}" variants)
+      if(je)
+        set(nv 0)
+      endif()
+      foreach(v RANGE ${nv})
+        if(v EQUAL nv OR e)
+          break()
+        endif()
+        string(JSON vname MEMBER "${ij}" variants ${v})
+        string(JSON vj GET "${ij}" variants ${vname})
+        ngcc_override_check("${vj}" "instances/${label}/variants/${vname}" "${file}" e variant)
+      endforeach()
+    endforeach()
+  endif()
+  set(${err} "${e}" PARENT_SCOPE)
 endfunction()
 
 # Reads the keys of one JSON object into variables <prefix>_<key>, appending

@@ -23,6 +23,7 @@
 #include "ngcc_canon.h"
 #include "ngcc_child.h"
 #include "ngcc_record.h"
+#include "ngcc_resume.h"
 #include "ngcc_util.h"
 #include "ngcc_verdict.h"
 
@@ -61,6 +62,8 @@ static struct {
     ngcc_katdigest *digest;
     cJSON *meta;
     int cur;
+    cJSON *inputs; /* what the verdict depends on (ngcc_resume.h) */
+    char fingerprint[65];
 } K;
 
 static void usage(void)
@@ -338,6 +341,20 @@ static void judge(void)
     K.verdict = v;
 }
 
+/* The MEMLIMIT rule of ngcc_child.h: a failure that followed an allocation
+ * failing under the memory limit was caused by the limit. */
+static void apply_memlimit(void)
+{
+    if (!K.child.memlimit || K.verdict == NGCC_PASS || K.verdict == NGCC_BUILDFAIL || K.verdict == NGCC_ERROR)
+        return;
+    char mem[300], was[sizeof K.detail];
+    ngcc_child_memlimit_detail(&K.child, mem, sizeof mem);
+    snprintf(was, sizeof was, "%s", K.detail);
+    snprintf(K.detail, sizeof K.detail, "%.300s (it then looked like %s: %.250s)", mem, ngcc_verdict_name(K.verdict),
+             was);
+    K.verdict = NGCC_MEMLIMIT;
+}
+
 /* ---- CMocka cases: one per record for the text, one per record for crypto ---- */
 typedef struct {
     int r;
@@ -453,8 +470,56 @@ static void write_record(void)
                                        : K.child.end == NGCC_CHILD_SIGNALED ? "signaled" : "timeout");
     cJSON_AddNumberToObject(ch, "code", K.child.code);
     cJSON_AddNumberToObject(ch, "seconds", K.child.seconds);
+    cJSON_AddStringToObject(ch, "sandbox", K.child.sandbox);
+    cJSON_AddNumberToObject(ch, "memory_limit_mb", (double)K.child.mem_limit_mb);
+    cJSON_AddNumberToObject(ch, "alloc_failures", (double)K.child.alloc_failures);
+    cJSON_AddNumberToObject(ch, "alloc_fail_bytes", (double)K.child.alloc_fail_bytes);
+    cJSON_AddBoolToObject(ch, "oom_text", K.child.oom_text);
+    ngcc_resume_stamp(r, K.inputs, K.fingerprint);
     ngcc_record_write(r, K.record_out);
     cJSON_Delete(r);
+}
+
+/* Inputs of the verdict: arguments, library, reference, manifest, build verdict. */
+static void describe_inputs(int argc, char **argv)
+{
+    K.inputs = ngcc_inputs_new(argc, argv);
+    ngcc_inputs_add_file(K.inputs, "library_sha256", K.lib);
+    ngcc_inputs_add_file(K.inputs, "reference_sha256", K.ref);
+    ngcc_inputs_add_file(K.inputs, "manifest_sha256", K.manifest);
+    cJSON *b = K.build_record ? ngcc_record_load(K.build_record) : NULL;
+    const cJSON *v = b ? cJSON_GetObjectItem(b, "verdict") : NULL;
+    const cJSON *e = b ? cJSON_GetObjectItem(b, "first_error") : NULL;
+    ngcc_inputs_add_str(K.inputs, "build_verdict", cJSON_IsString(v) ? v->valuestring : "");
+    ngcc_inputs_add_str(K.inputs, "build_first_error", cJSON_IsString(e) ? e->valuestring : "");
+    cJSON_Delete(b);
+    ngcc_inputs_fingerprint(K.inputs, K.fingerprint);
+}
+
+/* NGCC_RESUME=1: a finished record with the same inputs is the answer (and
+ * the KAT file it wrote must still be there). Returns the exit code, or -1. */
+static int try_resume(void)
+{
+    if (!ngcc_resume_requested())
+        return -1;
+    cJSON *r = ngcc_resume_load(K.record_out, K.fingerprint);
+    if (!r)
+        return -1;
+    const cJSON *wsha = cJSON_GetObjectItem(r, "written_kat_sha256");
+    char sha[65] = "";
+    if (K.write_kat && (ngcc_sha256_file(K.write_kat, sha) != 0 || !cJSON_IsString(wsha) ||
+                        strcmp(sha, wsha->valuestring) != 0)) {
+        cJSON_Delete(r);
+        return -1;
+    }
+    const char *verdict = cJSON_GetObjectItem(r, "verdict")->valuestring;
+    const cJSON *detail = cJSON_GetObjectItem(r, "detail");
+    printf("ngcc: resumed kat %s: inputs unchanged since %s, recorded result kept (%s)\n", K.name,
+           cJSON_GetObjectItem(r, "end_utc")->valuestring, K.record_out);
+    printf("ngcc: verdict kat %s: %s: %s\n", K.name, verdict, cJSON_IsString(detail) ? detail->valuestring : "");
+    int rc = ngcc_verdict_parse(verdict) == K.expect ? 0 : 1;
+    cJSON_Delete(r);
+    return rc;
 }
 
 /* The build test's record says whether there is a library at all. */
@@ -517,15 +582,30 @@ int main(int argc, char **argv)
         usage();
         return 2;
     }
+    /* the child runs in its scratch folder: a relative path would not load */
+    char *lib_abs = realpath(K.lib, NULL);
+    if (lib_abs)
+        K.lib = lib_abs;
+    describe_inputs(argc, argv);
+    int resumed = try_resume();
+    if (resumed >= 0) {
+        cJSON_Delete(K.inputs);
+        cJSON_Delete(K.meta);
+        free(lib_abs);
+        return resumed;
+    }
     if (build_failed()) {
         K.verdict = NGCC_BUILDFAIL;
     } else if (access(K.lib, R_OK) != 0) {
         K.verdict = NGCC_LOADFAIL;
         snprintf(K.detail, sizeof K.detail, "%s: %s; run its build test first (ctest -L build)", K.lib, strerror(errno));
     } else {
+        if (K.log_path)
+            ngcc_mkdirs(K.log_path, 0);
         run_replay();
         if (K.verdict != NGCC_ERROR)
             judge();
+        apply_memlimit();
     }
     ngcc_child_show_log(K.log_path, 4096);
     write_record();
@@ -538,5 +618,7 @@ int main(int argc, char **argv)
         kat_compare_close(&K.cmp);
     ngcc_katdigest_free(K.digest);
     cJSON_Delete(K.meta);
+    cJSON_Delete(K.inputs);
+    free(lib_abs);
     return (int)K.verdict == K.expect ? 0 : 1;
 }

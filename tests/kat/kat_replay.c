@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "ngcc_child.h"
 #include "ngcc_guard.h"
 #include "ngcc_katgen.h"
 #include "ngcc_loader.h"
@@ -116,6 +117,7 @@ static int replay_sig(writer *w, ngcc_instance *in, int records)
     if (ngcc_gbuf_alloc(&pk, pk_len, 1, 0) || ngcc_gbuf_alloc(&sk, sk_len, 2, 0) ||
         ngcc_gbuf_alloc(&sn, sn_len, 3, 0) || ngcc_gbuf_alloc(&m, NGCC_KAT_MSG_MAX, 4, 0) ||
         ngcc_gbuf_alloc(&seed, NGCC_KAT_SEED_BYTES, 5, 0)) {
+        ngcc_child_note_alloc_failure("claimed buffers", pk_len + sk_len + sn_len);
         fprintf(w->meta, "#LOADFAIL cannot allocate the claimed buffer sizes\n");
         return 1;
     }
@@ -158,6 +160,7 @@ static int replay_kem(writer *w, ngcc_instance *in, int records)
     if (ngcc_gbuf_alloc(&pk, pk_len, 1, 0) || ngcc_gbuf_alloc(&sk, sk_len, 2, 0) ||
         ngcc_gbuf_alloc(&ss, ss_len, 3, 0) || ngcc_gbuf_alloc(&ss1, ss_len, 4, 0) ||
         ngcc_gbuf_alloc(&ct, ct_len, 5, 0) || ngcc_gbuf_alloc(&seed, NGCC_KAT_SEED_BYTES, 6, 0)) {
+        ngcc_child_note_alloc_failure("claimed buffers", pk_len + sk_len + 2 * ss_len + ct_len);
         fprintf(w->meta, "#LOADFAIL cannot allocate the claimed buffer sizes\n");
         return 1;
     }

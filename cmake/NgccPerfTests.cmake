@@ -1,0 +1,325 @@
+# The perf label: per instance, one timing test per operation
+# (perf/<cand>/<key>/<op>), one memory test per operation (mem/...) and one
+# size test (sizes/<cand>/<key>), gated against the thresholds file of this
+# system (tests/perf/thresholds/<NGCC_SYSTEM>.json, written by ngcc-baseline).
+# Timing tests run alone (RUN_SERIAL) after the instance's build and KAT.
+
+option(NGCC_TIME_ANYWAY "Also measure instances whose KAT did not pass (every record flags them)" OFF)
+option(NGCC_BENCH "Register the benchmarks of the suite itself (label bench)" OFF)
+set(NGCC_PERF_TOLERANCE 0.05 CACHE STRING
+  "Tolerance of the cycle gates: fail when the median exceeds baseline x (1 + tolerance)")
+set(NGCC_MEM_TOLERANCE 0.05 CACHE STRING "Tolerance of the memory and static-size gates")
+set(NGCC_PERF_BUDGET_S 2 CACHE STRING "Measured time per operation (s): sets the iterations per trial")
+set(NGCC_PERF_TRIALS 21 CACHE STRING "Trials per operation")
+set(NGCC_PERF_ITER_MIN 1 CACHE STRING "Floor of the iterations per trial")
+set(NGCC_PERF_ITER_MAX 1000 CACHE STRING "Ceiling of the iterations per trial")
+set(NGCC_PERF_WARMUP_S 0.2 CACHE STRING "Warm-up time per operation (s)")
+set(NGCC_PERF_ONE_SHOT_S 10 CACHE STRING "Operations whose first call takes this long (s) are timed 1 x 1")
+set(NGCC_PERF_COUNTER auto CACHE STRING
+  "Counter: auto (perf_event cycles, else TSC / cntvct), perf, tsc, cntvct, monotonic")
+set(NGCC_MEM_STACK_MB 32 CACHE STRING "Size of the painted stack of the stack high-water mark (MiB)")
+set(NGCC_TIMEOUT_perf 300 CACHE STRING "Default timeout of a perf, mem or sizes test (s)")
+
+# System id: architecture, CPU model (name, family, model; implementer and
+# part on ARM) and core count, slugified: hosts of one machine type share it,
+# and thresholds of another CPU generation never apply by accident.
+function(ngcc_perf_default_system out)
+  cmake_host_system_information(RESULT cores QUERY NUMBER_OF_LOGICAL_CORES)
+  set(model "")
+  if(EXISTS /proc/cpuinfo)
+    file(STRINGS /proc/cpuinfo lines REGEX "^(model name|cpu family|model|CPU implementer|CPU part)[ \t]*:")
+    set(seen "")
+    foreach(l IN LISTS lines)
+      string(REGEX REPLACE "^([^:]*[^ \t:])[ \t]*:[ \t]*(.*)$" "\\1;\\2" kv "${l}")
+      list(GET kv 0 k)
+      list(GET kv 1 v)
+      if(k IN_LIST seen)
+        continue()
+      endif()
+      list(APPEND seen "${k}")
+      if(k STREQUAL "model name")
+        set(model "${v} ${model}")
+      elseif(k STREQUAL "cpu family")
+        string(APPEND model " f${v}")
+      elseif(k STREQUAL "model")
+        string(APPEND model " m${v}")
+      else()
+        string(APPEND model " ${v}")
+      endif()
+    endforeach()
+  endif()
+  if(model STREQUAL "")
+    cmake_host_system_information(RESULT model QUERY PROCESSOR_DESCRIPTION)
+  endif()
+  string(TOLOWER "${CMAKE_HOST_SYSTEM_PROCESSOR}-${model}-${cores}c" id)
+  string(REGEX REPLACE "[^a-z0-9_.]+" "-" id "${id}")
+  string(REGEX REPLACE "^-|-$" "" id "${id}")
+  set(${out} "${id}" PARENT_SCOPE)
+endfunction()
+
+ngcc_perf_default_system(_ngcc_system)
+set(NGCC_SYSTEM "${_ngcc_system}" CACHE STRING "System id of the thresholds file (default from the host)")
+set(NGCC_PERF_THRESHOLDS "" CACHE FILEPATH
+  "Thresholds file (default: tests/perf/thresholds/<NGCC_SYSTEM>.json)")
+if(NGCC_PERF_THRESHOLDS)
+  set(NGCC_PERF_THRESHOLDS_FILE "${NGCC_PERF_THRESHOLDS}")
+else()
+  set(NGCC_PERF_THRESHOLDS_FILE "${PROJECT_SOURCE_DIR}/tests/perf/thresholds/${NGCC_SYSTEM}.json")
+endif()
+if(EXISTS "${NGCC_PERF_THRESHOLDS_FILE}")
+  message(STATUS "ngcc: perf: system ${NGCC_SYSTEM}, thresholds ${NGCC_PERF_THRESHOLDS_FILE}, "
+    "tolerance ${NGCC_PERF_TOLERANCE}")
+else()
+  message(STATUS "ngcc: perf: system ${NGCC_SYSTEM} has no thresholds file ${NGCC_PERF_THRESHOLDS_FILE}: "
+    "perf tests fail only on measurement errors; record baselines with the perf-baseline target")
+endif()
+
+# The baseline command over this build's records:
+#   ctest -L perf && cmake --build <build> --target perf-baseline
+if(TARGET ngcc-baseline)
+  add_custom_target(perf-baseline
+    COMMAND ngcc-baseline --records ${CMAKE_BINARY_DIR}/records --out ${NGCC_PERF_THRESHOLDS_FILE}
+      --system ${NGCC_SYSTEM}
+    COMMENT "Recording perf/mem/sizes baselines of ${NGCC_SYSTEM} into ${NGCC_PERF_THRESHOLDS_FILE}"
+    VERBATIM USES_TERMINAL)
+endif()
+
+# Arguments every perf/mem/sizes driver gets for instance n.
+function(ngcc_perf_common_args n out)
+  foreach(f IN ITEMS id key root records kat_records memory_limit_mb)
+    ngcc_iget(${n} ${f} ${f})
+  endforeach()
+  ngcc_timeout(${n} perf t)
+  math(EXPR inner "${t} - 5")
+  set(args --lib "${root}/libngcc_plain.so" --name "${id}/${key}"
+    --build-record "${records}/build-plain.json" --kat-record "${records}/kat.json"
+    --thresholds "${NGCC_PERF_THRESHOLDS_FILE}" --system "${NGCC_SYSTEM}"
+    --records ${kat_records} --timeout ${inner})
+  if(memory_limit_mb)
+    list(APPEND args --mem-limit-mb ${memory_limit_mb})
+  endif()
+  if(NGCC_TIME_ANYWAY)
+    list(APPEND args --time-anyway)
+  endif()
+  set(${out} "${args}" PARENT_SCOPE)
+endfunction()
+
+# Properties every perf/mem/sizes test of instance n gets: build first, and
+# the KAT first unless the run measures anyway (then only ordered after it).
+function(ngcc_perf_props n name labels)
+  ngcc_iget(${n} id id)
+  ngcc_iget(${n} key key)
+  ngcc_timeout(${n} perf t)
+  set(fixtures "ngcc.build.plain.${id}.${key}")
+  if(NOT NGCC_TIME_ANYWAY)
+    list(APPEND fixtures "ngcc.kat.${id}.${key}")
+  endif()
+  set_tests_properties("${name}" PROPERTIES LABELS "${labels}" FIXTURES_REQUIRED "${fixtures}" TIMEOUT ${t})
+  if(NGCC_TIME_ANYWAY)
+    set_tests_properties("${name}" PROPERTIES DEPENDS "kat/${id}/${key}")
+  endif()
+endfunction()
+
+function(ngcc_perf_ops type out)
+  if(type STREQUAL "KEM")
+    set(${out} keygen enc dec PARENT_SCOPE)
+  else()
+    set(${out} keygen sign verify PARENT_SCOPE)
+  endif()
+endfunction()
+
+function(ngcc_add_perf_tests n)
+  foreach(f IN ITEMS id key zoo type ai blank records)
+    ngcc_iget(${n} ${f} ${f})
+  endforeach()
+  if(COMMAND ngcc_add_perf_selftests AND zoo STREQUAL "slow-sign")
+    ngcc_add_perf_selftests(${n})
+    return()
+  endif()
+  if(zoo)
+    return() # other zoo variants prove other labels' checks; timing them proves nothing
+  endif()
+  if(blank AND ai STREQUAL "AlgorithmInstance")
+    message(STATUS "ngcc: ${id}/${key}: no perf tests: the untouched official template's operations are empty stubs")
+    return()
+  endif()
+  ngcc_perf_bench_instance(${n})
+  ngcc_perf_common_args(${n} common)
+  ngcc_expect(${n} perf PASS expect)
+  ngcc_expect(${n} mem PASS expect_mem)
+  ngcc_expect(${n} sizes PASS expect_sizes)
+  ngcc_perf_ops(${type} ops)
+  # override "perf": {"mode": "1x1"}: one trial of one call (the first) per operation
+  ngcc_iget(${n} perf_mode mode)
+  set(one_shot ${NGCC_PERF_ONE_SHOT_S})
+  if(mode STREQUAL "1x1")
+    set(one_shot 0)
+  endif()
+  foreach(op IN LISTS ops)
+    set(name "perf/${id}/${key}/${op}")
+    add_test(NAME "${name}" COMMAND ngcc-perf ${common} --op ${op}
+      --record-out "${records}/perf-${op}.json" --log "${records}/perf-${op}.child.log"
+      --tolerance ${NGCC_PERF_TOLERANCE} --counter ${NGCC_PERF_COUNTER}
+      --budget-s ${NGCC_PERF_BUDGET_S} --warmup-s ${NGCC_PERF_WARMUP_S} --trials ${NGCC_PERF_TRIALS}
+      --iter-min ${NGCC_PERF_ITER_MIN} --iter-max ${NGCC_PERF_ITER_MAX} --one-shot-s ${one_shot}
+      --expect ${expect})
+    ngcc_perf_props(${n} "${name}" "perf;${id};${key};${op}")
+    set_tests_properties("${name}" PROPERTIES RUN_SERIAL TRUE)
+
+    # memory figures are per process and deterministic: no RUN_SERIAL needed
+    set(name "mem/${id}/${key}/${op}")
+    add_test(NAME "${name}" COMMAND ngcc-mem ${common} --op ${op}
+      --record-out "${records}/mem-${op}.json" --log "${records}/mem-${op}.child.log"
+      --tolerance ${NGCC_MEM_TOLERANCE} --stack-mb ${NGCC_MEM_STACK_MB} --expect ${expect_mem})
+    ngcc_perf_props(${n} "${name}" "perf;mem;${id};${key};${op}")
+  endforeach()
+  set(name "sizes/${id}/${key}")
+  add_test(NAME "${name}" COMMAND ngcc-sizes ${common}
+    --record-out "${records}/sizes.json" --log "${records}/sizes.child.log"
+    --tolerance ${NGCC_MEM_TOLERANCE} --expect ${expect_sizes})
+  ngcc_perf_props(${n} "${name}" "perf;sizes;${id};${key}")
+endfunction()
+
+# index of the instance <id>/<key>, or "" if there is none
+function(ngcc_perf_find id key out)
+  set(found "")
+  get_property(all GLOBAL PROPERTY NGCC_INSTANCES)
+  foreach(m IN LISTS all)
+    ngcc_iget(${m} id i)
+    ngcc_iget(${m} key k)
+    if(i STREQUAL id AND k STREQUAL key)
+      set(found ${m})
+    endif()
+  endforeach()
+  set(${out} "${found}" PARENT_SCOPE)
+endfunction()
+
+# Selftests of the perf label, registered with the zoo variant "slow-sign"
+# (sign ~19% slower, same output) of the fixture it derives from:
+# selftest/perf/gate and selftest/perf/errors (tests/perf/perf_selftest.cmake),
+# which also uses the fixture's crash-mlen80 / hang-record / sign-len-over
+# variants if present, and the mem and sizes gate selftests.
+function(ngcc_add_perf_selftests n)
+  foreach(f IN ITEMS id key root records)
+    ngcc_iget(${n} ${f} ${f})
+  endforeach()
+  string(REPLACE "~slow-sign" "" pkey "${key}")
+  ngcc_perf_find(${id} ${pkey} p)
+  if(p STREQUAL "")
+    message(WARNING "ngcc: ${id}/${key}: no parent instance ${id}/${pkey}; perf selftests not registered")
+    return()
+  endif()
+  ngcc_iget(${p} root proot)
+  set(script ${PROJECT_SOURCE_DIR}/tests/perf/perf_selftest.cmake)
+  set(common -DPERF=$<TARGET_FILE:ngcc-perf> -DBASELINE=$<TARGET_FILE:ngcc-baseline>
+    "-DLIB=${proot}/libngcc_plain.so" "-DNAME=${id}/${pkey}")
+  add_test(NAME selftest/perf/gate COMMAND ${CMAKE_COMMAND} -DSCENARIO=gate ${common}
+    "-DSLOW_LIB=${root}/libngcc_plain.so" "-DSLOW_NAME=${id}/${key}" "-DSLOW_KAT=${records}/kat.json"
+    "-DWORK=${CMAKE_BINARY_DIR}/selftest/perf-gate" -P ${script})
+  set_tests_properties(selftest/perf/gate PROPERTIES LABELS "selftest;perf" RUN_SERIAL TRUE TIMEOUT 240
+    FIXTURES_REQUIRED "ngcc.build.plain.${id}.${pkey};ngcc.build.plain.${id}.${key};ngcc.kat.${id}.${key}")
+
+  set(fixtures "ngcc.build.plain.${id}.${pkey}")
+  set(zoo_args)
+  foreach(v IN ITEMS crash-mlen80:CRASH_LIB hang-record:HANG_LIB sign-len-over:LENOVER_LIB)
+    string(REPLACE ":" ";" v "${v}")
+    list(GET v 0 vname)
+    list(GET v 1 var)
+    ngcc_perf_find(${id} "${pkey}~${vname}" z)
+    if(NOT z STREQUAL "")
+      ngcc_iget(${z} root zroot)
+      list(APPEND zoo_args "-D${var}=${zroot}/libngcc_plain.so")
+      list(APPEND fixtures "ngcc.build.plain.${id}.${pkey}~${vname}")
+    endif()
+  endforeach()
+  add_test(NAME selftest/perf/errors COMMAND ${CMAKE_COMMAND} -DSCENARIO=errors ${common} ${zoo_args}
+    "-DWORK=${CMAKE_BINARY_DIR}/selftest/perf-errors" -P ${script})
+  set_tests_properties(selftest/perf/errors PROPERTIES LABELS "selftest;perf" TIMEOUT 120
+    FIXTURES_REQUIRED "${fixtures}")
+
+  # memory and size gates: the fixture's taller-tree sibling (more stack, a
+  # longer signature) against the fixture's baseline
+  ngcc_perf_find(${id} WOTS-192 sib)
+  if(NOT id STREQUAL "fx-wots" OR sib STREQUAL "")
+    return()
+  endif()
+  ngcc_iget(${sib} root sroot)
+  set(pair "-DLIB2=${sroot}/libngcc_plain.so" "-DNAME2=${id}/WOTS-192")
+  set(fixtures "ngcc.build.plain.${id}.${pkey};ngcc.build.plain.${id}.WOTS-192")
+  add_test(NAME selftest/perf/mem COMMAND ${CMAKE_COMMAND} -DSCENARIO=mem ${common} ${pair}
+    -DMEM=$<TARGET_FILE:ngcc-mem> "-DWORK=${CMAKE_BINARY_DIR}/selftest/perf-mem" -P ${script})
+  set(lenover)
+  ngcc_perf_find(${id} "${pkey}~sign-len-over" z)
+  if(NOT z STREQUAL "")
+    ngcc_iget(${z} root zroot)
+    set(lenover "-DLENOVER_LIB=${zroot}/libngcc_plain.so")
+    list(APPEND fixtures "ngcc.build.plain.${id}.${pkey}~sign-len-over")
+  endif()
+  add_test(NAME selftest/perf/sizes COMMAND ${CMAKE_COMMAND} -DSCENARIO=sizes ${common} ${pair} ${lenover}
+    -DSIZES=$<TARGET_FILE:ngcc-sizes> "-DWORK=${CMAKE_BINARY_DIR}/selftest/perf-sizes" -P ${script})
+  set_tests_properties(selftest/perf/mem selftest/perf/sizes PROPERTIES LABELS "selftest;perf" TIMEOUT 120
+    FIXTURES_REQUIRED "${fixtures}")
+endfunction()
+
+# system/info: the host the figures come from (records/system.json)
+add_test(NAME system/info COMMAND ngcc-sysinfo --record-out ${CMAKE_BINARY_DIR}/records/system.json
+  --system ${NGCC_SYSTEM} --counter ${NGCC_PERF_COUNTER}
+  "--compiler=${CMAKE_C_COMPILER_ID} ${CMAKE_C_COMPILER_VERSION}" --cmake-version ${CMAKE_VERSION})
+set_tests_properties(system/info PROPERTIES LABELS "perf;system" TIMEOUT 60)
+
+# ---- benchmarks of the suite itself (label bench; -DNGCC_BENCH=ON) ----
+# bench/perf/counters: overhead and resolution of every counter here.
+# bench/perf/repeat/<idle|busy>/<case>: spread of ngcc-perf's medians over 5
+#   runs, the other core idle or kept busy. bench/perf/ratio/<case>:
+#   ngcc-perf's median over an independent minimal rdtsc loop's.
+# Cases: the synthetic ~0.1 ms / 1 ms / 100 ms operations (bench/SYNTH) and
+# fixture operations (registered with their instances).
+function(ngcc_perf_bench_case label lib op fixtures)
+  set(work "${CMAKE_BINARY_DIR}/bench/perf/${label}/${op}")
+  foreach(mode idle busy)
+    set(busy)
+    if(mode STREQUAL "busy")
+      set(busy --busy)
+    endif()
+    set(name "bench/perf/repeat/${mode}/${label}/${op}")
+    add_test(NAME "${name}" COMMAND ngcc-bench repeat --perf $<TARGET_FILE:ngcc-perf> --lib "${lib}" --op ${op}
+      --runs 5 ${busy} --budget-s ${NGCC_PERF_BUDGET_S} --work "${work}/${mode}" --out "${work}/repeat-${mode}.json")
+    set_tests_properties("${name}" PROPERTIES LABELS "bench" RUN_SERIAL TRUE TIMEOUT 900
+      FIXTURES_REQUIRED "${fixtures}")
+  endforeach()
+  set(name "bench/perf/ratio/${label}/${op}")
+  add_test(NAME "${name}" COMMAND ngcc-bench ratio --perf $<TARGET_FILE:ngcc-perf> --lib "${lib}" --op ${op}
+    --rounds 5 --budget-s ${NGCC_PERF_BUDGET_S} --work "${work}/ratio" --out "${work}/ratio.json")
+  set_tests_properties("${name}" PROPERTIES LABELS "bench" RUN_SERIAL TRUE TIMEOUT 900
+    FIXTURES_REQUIRED "${fixtures}")
+endfunction()
+
+if(NGCC_BENCH)
+  add_test(NAME bench/perf/counters COMMAND ngcc-bench counters
+    --out ${CMAKE_BINARY_DIR}/bench/perf/counters.json)
+  set_tests_properties(bench/perf/counters PROPERTIES LABELS "bench" RUN_SERIAL TRUE TIMEOUT 60)
+  foreach(op keygen verify sign)
+    ngcc_perf_bench_case(SYNTH $<TARGET_FILE:ngcc_bench_synth> ${op} "")
+  endforeach()
+endif()
+
+# fixture operations of the benchmarks, by instance
+set(NGCC_PERF_BENCH_CASES "fx-wots/WOTS-128:sign" "fx-wots/WOTS-128:verify" "fx-xkem/XKEM-128:dec"
+  "fx-xkem/XKEM-128:enc")
+function(ngcc_perf_bench_instance n)
+  if(NOT NGCC_BENCH)
+    return()
+  endif()
+  foreach(f IN ITEMS id key root)
+    ngcc_iget(${n} ${f} ${f})
+  endforeach()
+  foreach(c IN LISTS NGCC_PERF_BENCH_CASES)
+    string(REPLACE ":" ";" c "${c}")
+    list(GET c 0 inst)
+    list(GET c 1 op)
+    if(inst STREQUAL "${id}/${key}")
+      ngcc_perf_bench_case(${id}-${key} "${root}/libngcc_plain.so" ${op}
+        "ngcc.build.plain.${id}.${key};ngcc.kat.${id}.${key}")
+    endif()
+  endforeach()
+endfunction()

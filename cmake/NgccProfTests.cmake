@@ -1,0 +1,150 @@
+# prof/<cand>/<key>/<op>: ICCS hash and DRNG call counts of one operation over
+# the KAT records, measured on the prof variant of the instance library
+# (-Wl,--wrap counters, cmake/instance/ngcc_glue_prof.c) and gated exactly
+# against the candidate's expectation file (tests/prof/prof_expect.h):
+#   <tree>/ngcc-prof.json, else ${NGCC_OVERRIDES_DIR}/<id>.prof.json.
+# Refresh them from the last run with the build target prof-expect.
+set(NGCC_TIMEOUT_prof 300 CACHE STRING "Default timeout of a prof test (seconds)")
+set(NGCC_PROF_MAX_REPS 9 CACHE STRING
+  "Most runs per record and library in a prof test (at least 2: the counts must repeat; more until the two fastest agree within 1%)")
+set(NGCC_PROF_TIME_BUDGET 3 CACHE STRING
+  "Seconds after which a prof test stops repeating records for the timing (counts are never cut)")
+
+# Zoo variants this label profiles (the others belong to other labels):
+# extra-xof (fx-wots WOTS-128, NGCC_ZOO_EXTRA_XOF) makes one extra pseudoXOF
+# call in sign; its tests are gated against the parent's expectation and its
+# sign test must report the difference (the selftest of the gate).
+set(NGCC_PROF_ZOO_VARIANTS extra-xof)
+set(NGCC_PROF_ZOO_OUTPUT_extra-xof
+  "sign pseudoXOF: expected mean 1072, measured mean 1073 \\(10 of 10 records differ\\)")
+
+function(ngcc_prof_ops type out)
+  if(type STREQUAL "KEM")
+    set(${out} keygen enc dec PARENT_SCOPE)
+  else()
+    set(${out} keygen sign verify PARENT_SCOPE)
+  endif()
+endfunction()
+
+# prof-expect-<id>: rewrites the candidate's expectation file from the last
+# run: the existing file, else <tree>/ngcc-prof.json for the bundled fixtures
+# and ${NGCC_OVERRIDES_DIR}/<id>.prof.json for everything else (a submission
+# tree is never written to).
+function(ngcc_prof_expect_target id tree)
+  if(TARGET prof-expect-${id})
+    return()
+  endif()
+  set(file "${NGCC_OVERRIDES_DIR}/${id}.prof.json")
+  string(FIND "${tree}/" "${PROJECT_SOURCE_DIR}/fixtures/" in_fixtures)
+  if(EXISTS "${tree}/ngcc-prof.json" OR (in_fixtures EQUAL 0 AND NOT EXISTS "${file}"))
+    set(file "${tree}/ngcc-prof.json")
+  endif()
+  add_custom_target(prof-expect-${id}
+    COMMAND ngcc-prof-expect --records-dir "${CMAKE_BINARY_DIR}/records/${id}" --candidate ${id} --out "${file}"
+    COMMENT "Refreshing ${file} from the last prof run" VERBATIM)
+  if(NOT TARGET prof-expect)
+    add_custom_target(prof-expect)
+  endif()
+  add_dependencies(prof-expect prof-expect-${id})
+endfunction()
+
+# prof/summary: the per-instance table of every prof record, after the others.
+function(ngcc_prof_summary_test name)
+  if(NOT TEST prof/summary)
+    add_test(NAME prof/summary COMMAND ngcc-prof-summary --records-dir "${CMAKE_BINARY_DIR}/records"
+      --out "${CMAKE_BINARY_DIR}/records/prof-summary.md")
+    set_tests_properties(prof/summary PROPERTIES LABELS "prof;summary" TIMEOUT 60)
+  endif()
+  set_property(TEST prof/summary APPEND PROPERTY DEPENDS "${name}")
+endfunction()
+
+function(ngcc_add_prof_tests n)
+  foreach(f IN ITEMS id key zoo type tree root records kat_records memory_limit_mb)
+    ngcc_iget(${n} ${f} ${f})
+  endforeach()
+  if(zoo AND NOT zoo IN_LIST NGCC_PROF_ZOO_VARIANTS)
+    return()
+  endif()
+  get_property(built GLOBAL PROPERTY NGCC_BUILD_prof_${n})
+  if(NOT built)
+    ngcc_add_build_test(${n} prof)
+    set_property(GLOBAL PROPERTY NGCC_BUILD_prof_${n} TRUE)
+  endif()
+  # a zoo variant is gated against its parent's counts
+  string(REGEX REPLACE "~.*$" "" expect_key "${key}")
+  set(labels "prof;${id};${key}")
+  if(zoo)
+    list(APPEND labels selftest)
+  endif()
+  ngcc_timeout(${n} prof t)
+  math(EXPR inner "${t} - 5")
+  ngcc_prof_ops(${type} ops)
+  foreach(op IN LISTS ops)
+    ngcc_iget(${n} expect_prof.${op} expect)
+    if(NOT expect)
+      ngcc_expect(${n} prof PASS expect)
+    endif()
+    set(name "prof/${id}/${key}/${op}")
+    set(cmd $<TARGET_FILE:ngcc-prof> --lib "${root}/libngcc_prof.so" --plain-lib "${root}/libngcc_plain.so"
+      --op ${op} --name "${id}/${key}" --instance "${expect_key}"
+      --expectations "${tree}/ngcc-prof.json" --expectations "${NGCC_OVERRIDES_DIR}/${id}.prof.json"
+      --record-out "${records}/prof-${op}.json" --build-record "${records}/build-prof.json"
+      --objects-root "${root}" --objdump "${NGCC_OBJDUMP}" --log "${records}/prof-${op}.child.log"
+      --records ${kat_records} --max-reps ${NGCC_PROF_MAX_REPS} --time-budget ${NGCC_PROF_TIME_BUDGET}
+      --timeout ${inner} --expect ${expect})
+    if(memory_limit_mb)
+      list(APPEND cmd --mem-limit-mb ${memory_limit_mb})
+    endif()
+    # an expected difference must also be printed: checked on the output
+    if(zoo AND expect STREQUAL "MISMATCH" AND DEFINED NGCC_PROF_ZOO_OUTPUT_${zoo})
+      set(cmd ${CMAKE_COMMAND} "-DREGEX=${NGCC_PROF_ZOO_OUTPUT_${zoo}}"
+        -P "${PROJECT_SOURCE_DIR}/tests/prof/run_expect_output.cmake" -- ${cmd})
+    endif()
+    add_test(NAME "${name}" COMMAND ${cmd})
+    set_tests_properties("${name}" PROPERTIES
+      LABELS "${labels};${op}"
+      FIXTURES_REQUIRED "ngcc.build.prof.${id}.${key};ngcc.build.plain.${id}.${key}"
+      FIXTURES_SETUP "ngcc.prof.${id}.${key}.${op}"
+      TIMEOUT ${t})
+    ngcc_prof_summary_test("${name}")
+  endforeach()
+  if(NOT zoo)
+    ngcc_prof_expect_target(${id} "${tree}")
+  endif()
+  ngcc_add_prof_handcount_test(${n})
+endfunction()
+
+# prof/handcount/<cand>/<key>: the fixtures' hand counts (derived from their
+# algorithm descriptions, tests/prof/prof_handcount.c) against the measured
+# per-record counts. For the extra-xof variant the sign count must be exactly
+# one pseudoXOF call above the hand count.
+function(ngcc_add_prof_handcount_test n)
+  foreach(f IN ITEMS id key zoo type katfile records)
+    ngcc_iget(${n} ${f} ${f})
+  endforeach()
+  ngcc_prof_ops(${type} ops)
+  if(id STREQUAL "fx-wots" AND key MATCHES "^WOTS-(128|192)(~extra-xof)?$")
+    set(h 4)
+    if(CMAKE_MATCH_1 STREQUAL "192")
+      set(h 5)
+    endif()
+    set(args --scheme wots --h ${h} --kat "${katfile}")
+    if(zoo STREQUAL "extra-xof")
+      list(APPEND args --offset sign:pseudoXOF:1)
+    endif()
+  elseif(id STREQUAL "fx-xkem" AND key STREQUAL "XKEM-128")
+    set(args --scheme xkem)
+  elseif(id STREQUAL "fx-template" AND NOT zoo)
+    set(args --scheme zero --type ${type})
+  else()
+    return()
+  endif()
+  set(req "")
+  foreach(op IN LISTS ops)
+    list(APPEND req "ngcc.prof.${id}.${key}.${op}")
+  endforeach()
+  set(name "prof/handcount/${id}/${key}")
+  add_test(NAME "${name}" COMMAND ngcc-prof-handcount ${args} --records-dir "${records}")
+  set_tests_properties("${name}" PROPERTIES LABELS "prof;selftest;${id};${key}"
+    FIXTURES_REQUIRED "${req}" TIMEOUT 60)
+endfunction()

@@ -1,0 +1,106 @@
+# Selftests (label selftest) of the real-world handling, proven on the fxq-*
+# quirk fixtures (scripts in tests/real/ and tests/kat/):
+#   selftest/discovery      discovery and override parsing on synthetic trees
+#                           (cmake -P, no build needed)
+#   selftest/quirk-verdicts every fxq instance's build and kat records and
+#                           discovery decisions, checked exactly
+#   selftest/chatty-output  a chatty instance's output is captured, and the
+#                           test log shows a truncated head and a count
+#   selftest/sandbox        a hostile instance passes under the sandbox and
+#                           fails with NGCC_SANDBOX=off
+#   selftest/resume-kill    SIGKILL of a running `ctest -L kat`, then a rerun
+#                           with NGCC_RESUME=1: no record lost, only the
+#                           unfinished tests run again
+
+# Instance index of <cand>/<key>, or "" when that fixture was not discovered.
+function(ngcc_find_instance id key out)
+  set(r "")
+  get_property(all GLOBAL PROPERTY NGCC_INSTANCES)
+  foreach(n IN LISTS all)
+    ngcc_iget(${n} id i)
+    ngcc_iget(${n} key k)
+    if(i STREQUAL id AND k STREQUAL key)
+      set(r ${n})
+      break()
+    endif()
+  endforeach()
+  set(${out} "${r}" PARENT_SCOPE)
+endfunction()
+
+# Fixtures (CTest FIXTURES_REQUIRED names) of the given "<cand>/<key>" items:
+# their KAT test when they have one, else their plain build.
+function(ngcc_fixtures_of out)
+  set(r "")
+  foreach(item IN LISTS ARGN)
+    string(REPLACE "/" "." dotted "${item}")
+    if(TEST "kat/${item}")
+      list(APPEND r "ngcc.kat.${dotted}")
+    else()
+      list(APPEND r "ngcc.build.plain.${dotted}")
+    endif()
+  endforeach()
+  set(${out} "${r}" PARENT_SCOPE)
+endfunction()
+
+set(NGCC_QUIRK_INSTANCES
+  fxq-build/BAD-128 fxq-build/NTT-128 fxq-build/NTT-128~standin fxq-build/PKC-128 fxq-build/GNU-128
+  fxq-layout/TINS-128 fxq-layout/TINS-128.opt fxq-layout/TINS-128.add
+  fxq-runtime/VAR-128 fxq-runtime/VAR-128~capacity fxq-runtime/SLOW-128 fxq-runtime/MEM-128
+  fxq-runtime/MEM-128~new fxq-runtime/ESC-128)
+# the real kat tests the resume selftest runs (and kills) again; the third is
+# the one killed mid-run
+set(NGCC_RESUME_KATS fx-wots/WOTS-128 fxq-build/GNU-128 fx-wots/WOTS-192 fxq-build/PKC-128
+  fxq-runtime/VAR-128 fx-xkem/XKEM-128)
+
+function(ngcc_add_realworld_selftests)
+  set(real "${PROJECT_SOURCE_DIR}/tests/real")
+  add_test(NAME selftest/discovery COMMAND ${CMAKE_COMMAND}
+    "-DSRC=${PROJECT_SOURCE_DIR}" "-DWORK=${CMAKE_BINARY_DIR}/selftest/discovery"
+    -P "${real}/discovery_selftest.cmake")
+  set_tests_properties(selftest/discovery PROPERTIES LABELS "selftest;build" TIMEOUT 120)
+
+  foreach(item IN LISTS NGCC_QUIRK_INSTANCES)
+    string(REPLACE "/" ";" parts "${item}")
+    list(GET parts 0 id)
+    list(GET parts 1 key)
+    ngcc_find_instance(${id} ${key} n)
+    if(n STREQUAL "")
+      message(STATUS "ngcc: fxq fixtures not all discovered (${item} missing): no real-world selftests")
+      return()
+    endif()
+  endforeach()
+  ngcc_fixtures_of(all_fixtures ${NGCC_QUIRK_INSTANCES})
+  add_test(NAME selftest/quirk-verdicts COMMAND ${CMAKE_COMMAND}
+    "-DBUILD=${CMAKE_BINARY_DIR}" "-DSRC=${PROJECT_SOURCE_DIR}" -P "${real}/quirk_verdicts.cmake")
+  set_tests_properties(selftest/quirk-verdicts PROPERTIES LABELS "selftest;kat;build"
+    FIXTURES_REQUIRED "${all_fixtures}" TIMEOUT 120)
+
+  set(inst "${CMAKE_BINARY_DIR}/instances")
+  add_test(NAME selftest/chatty-output COMMAND ${CMAKE_COMMAND}
+    "-DKAT=$<TARGET_FILE:ngcc-kat>" "-DLIB=${inst}/fxq-runtime/VAR-128/libngcc_plain.so"
+    "-DWORK=${CMAKE_BINARY_DIR}/selftest/chatty-output" -P "${real}/chatty_selftest.cmake")
+  set_tests_properties(selftest/chatty-output PROPERTIES LABELS "selftest;kat" TIMEOUT 120
+    FIXTURES_REQUIRED "ngcc.build.plain.fxq-runtime.VAR-128")
+
+  add_test(NAME selftest/sandbox COMMAND ${CMAKE_COMMAND}
+    "-DKAT=$<TARGET_FILE:ngcc-kat>" "-DLIB=${inst}/fxq-runtime/ESC-128/libngcc_plain.so"
+    "-DWORK=${CMAKE_BINARY_DIR}/selftest/sandbox" -P "${real}/sandbox_selftest.cmake")
+  set_tests_properties(selftest/sandbox PROPERTIES LABELS "selftest;kat" TIMEOUT 120
+    FIXTURES_REQUIRED "ngcc.build.plain.fxq-runtime.ESC-128")
+
+  set(names "")
+  foreach(item IN LISTS NGCC_RESUME_KATS)
+    if(NOT TEST "kat/${item}")
+      message(STATUS "ngcc: kat/${item} not registered: no selftest/resume-kill")
+      return()
+    endif()
+    list(APPEND names "kat/${item}")
+  endforeach()
+  ngcc_fixtures_of(resume_fixtures ${NGCC_RESUME_KATS})
+  string(REPLACE ";" "," names_arg "${names}")
+  add_test(NAME selftest/resume-kill COMMAND sh "${PROJECT_SOURCE_DIR}/tests/kat/kat_resume_selftest.sh"
+    "${CMAKE_BINARY_DIR}" "${CMAKE_BINARY_DIR}/selftest/resume-kill" "${CMAKE_CTEST_COMMAND}" "${names_arg}" 3)
+  # after the real kat tests: it rereads their command lines
+  set_tests_properties(selftest/resume-kill PROPERTIES LABELS "selftest;kat" TIMEOUT 300
+    FIXTURES_REQUIRED "${resume_fixtures}")
+endfunction()

@@ -1,0 +1,306 @@
+/* ngcc-perf: the timing test of one instance operation (CTest label "perf").
+ * Measures the operation in a child process (perf_measure.h), summarises
+ * the samples, gates the median against the system's thresholds file,
+ * writes one JSON record, runs a CMocka group asserting on the results,
+ * prints CDash measurements and one verdict line, and exits 0 iff the
+ * verdict is the expected one (--expect, default PASS). */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "ngcc_record.h"
+#include "perf_args.h"
+#include "perf_child.h"
+#include "perf_precheck.h"
+#include "perf_record.h"
+#include "perf_stats.h"
+#include "perf_thresholds.h"
+#include "perf_verdict.h"
+
+static const char usage[] =
+    "usage: ngcc-perf --lib <instance.so> --name <cand>/<key> --op <keygen|sign|verify|enc|dec>\n"
+    "       --record-out <perf-op.json> [--build-record <json>] [--kat-record <kat.json> [--time-anyway]]\n"
+    "       [--thresholds <system.json>] [--system <id>] [--baseline-key <cand>/<key>] [--tolerance 0.05]\n"
+    "       [--budget-s 2] [--warmup-s 0.2] [--one-shot-s 10] [--trials 21] [--iter-min 1] [--iter-max 1000]\n"
+    "       [--records 10] [--counter auto|perf|tsc|cntvct|monotonic|perf-sw] [--timeout S]\n"
+    "       [--mem-limit-mb M] [--log <file>] [--expect VERDICT]\n";
+
+static struct {
+    perf_args a;
+    int verdict;
+    char detail[1000];
+    perf_kat_status kat;
+    perf_child_run run;
+    int have_result;
+    perf_summary s;
+    perf_gate gate;
+    double mean_ticks, mean_ns, ops_per_s;
+    double load_start, load_end;
+} P;
+
+static double loadavg(void)
+{
+    double v = -1;
+    FILE *f = fopen("/proc/loadavg", "r");
+    if (f) {
+        if (fscanf(f, "%lf", &v) != 1)
+            v = -1;
+        fclose(f);
+    }
+    return v;
+}
+
+static double rnum(const char *k)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(P.run.result, k);
+    return cJSON_IsNumber(v) ? v->valuedouble : 0;
+}
+
+static const cJSON *counter(void)
+{
+    return cJSON_GetObjectItemCaseSensitive(P.run.result, "counter");
+}
+
+static double counter_num(const char *k)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(counter(), k);
+    return cJSON_IsNumber(v) ? v->valuedouble : 0;
+}
+
+static const char *counter_name(void)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(counter(), "name");
+    return cJSON_IsString(v) ? v->valuestring : "?";
+}
+
+static int summarise(void)
+{
+    const cJSON *arr = cJSON_GetObjectItemCaseSensitive(P.run.result, "samples");
+    int n = cJSON_GetArraySize(arr);
+    double *x = malloc((size_t)(n > 0 ? n : 1) * sizeof *x);
+    int i = 0;
+    const cJSON *e;
+    cJSON_ArrayForEach(e, arr) x[i++] = e->valuedouble;
+    int rc = perf_summarise(x, (size_t)n, &P.s);
+    free(x);
+    double calls = rnum("calls");
+    P.mean_ticks = calls > 0 ? rnum("total_ticks") / calls : 0;
+    P.mean_ns = calls > 0 ? rnum("wall_ns_total") / calls : 0;
+    P.ops_per_s = P.mean_ns > 0 ? 1e9 / P.mean_ns : 0;
+    return rc;
+}
+
+static void evaluate(const cJSON *thresholds)
+{
+    if (summarise()) {
+        P.verdict = NGCC_ERROR;
+        snprintf(P.detail, sizeof P.detail, "the measurement returned no samples");
+        return;
+    }
+    const cJSON *entry = perf_thresholds_entry(thresholds, perf_args_key(&P.a), P.a.op);
+    const cJSON *cc = cJSON_GetObjectItemCaseSensitive(counter(), "counts_cycles");
+    perf_gate_timing(entry, counter_name(), cJSON_IsTrue(cc), counter_num("freq_hz"), P.s.median, P.a.tolerance,
+                     &P.gate);
+    P.verdict = perf_gate_exceeded(&P.gate) ? PERF_REGRESSION : NGCC_PASS;
+    char gate[400];
+    perf_gate_text(&P.gate, "median", gate, sizeof gate);
+    double f = counter_num("freq_hz");
+    snprintf(P.detail, sizeof P.detail, "%s; %s, %.4g ms, IQR/median %.2f%%, n=%.0f (%.0f x %.0f, %s)%s", gate,
+             counter_name(), f > 0 ? P.s.median / f * 1e3 : 0, 100 * perf_iqr_rel(&P.s), rnum("calls"),
+             rnum("trials"), rnum("iterations"),
+             cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(P.run.result, "mode")),
+             P.kat.timed_anyway ? "; TIMED ANYWAY: its KAT verdict is not PASS" : "");
+}
+
+static void measure(void)
+{
+    char err[600];
+    cJSON *thresholds = NULL;
+    if (perf_thresholds_load(P.a.thresholds, P.a.system, &thresholds, err, sizeof err)) {
+        P.verdict = NGCC_ERROR;
+        snprintf(P.detail, sizeof P.detail, "%s", err);
+        return;
+    }
+    P.verdict = perf_precheck(&P.a, &P.kat, P.detail, sizeof P.detail);
+    if (P.verdict < 0) {
+        if (perf_child_exec(perf_measure_child, &P.a.m, P.a.timeout, P.a.mem_mb, P.a.log, &P.run)) {
+            P.verdict = NGCC_ERROR;
+            snprintf(P.detail, sizeof P.detail, "cannot start the measuring process");
+        } else if (P.run.result) {
+            P.have_result = 1;
+            evaluate(thresholds);
+        } else {
+            P.verdict = perf_child_verdict(&P.run, P.a.timeout, P.detail, sizeof P.detail);
+        }
+    }
+    cJSON_Delete(thresholds);
+}
+
+static cJSON *stats_json(void)
+{
+    cJSON *s = cJSON_CreateObject();
+    cJSON_AddNumberToObject(s, "min", P.s.min);
+    cJSON_AddNumberToObject(s, "q1", P.s.q1);
+    cJSON_AddNumberToObject(s, "median", P.s.median);
+    cJSON_AddNumberToObject(s, "q3", P.s.q3);
+    cJSON_AddNumberToObject(s, "max", P.s.max);
+    cJSON_AddNumberToObject(s, "iqr_rel", perf_iqr_rel(&P.s));
+    cJSON_AddNumberToObject(s, "mean_cycles", P.mean_ticks);
+    cJSON_AddNumberToObject(s, "mean_ns", P.mean_ns);
+    cJSON_AddNumberToObject(s, "ops_per_s", P.ops_per_s);
+    cJSON_AddNumberToObject(s, "trials", rnum("trials"));
+    cJSON_AddNumberToObject(s, "iterations", rnum("iterations"));
+    cJSON_AddNumberToObject(s, "n", rnum("calls"));
+    cJSON_AddNumberToObject(s, "samples", (double)P.s.n);
+    return s;
+}
+
+static cJSON *method_json(void)
+{
+    cJSON *m = cJSON_CreateObject();
+    const perf_measure_opts *o = &P.a.m;
+    cJSON_AddStringToObject(m, "mode", cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(P.run.result, "mode")));
+    cJSON_AddNumberToObject(m, "budget_s", o->budget_s);
+    cJSON_AddNumberToObject(m, "warmup_s", o->warmup_s);
+    cJSON_AddNumberToObject(m, "one_shot_s", o->one_shot_s);
+    cJSON_AddNumberToObject(m, "trials_requested", o->trials);
+    cJSON_AddNumberToObject(m, "iter_min", o->iter_min);
+    cJSON_AddNumberToObject(m, "iter_max", o->iter_max);
+    static const char *const copied[] = {"records", "first_call_ticks", "first_call_ns",
+                                         "first_prepare_ns", "warmup_calls", "warmup_ns",
+                                         "total_ticks", "wall_ns_total", "calls", "samples_switched_out"};
+    for (size_t i = 0; i < sizeof copied / sizeof copied[0]; i++)
+        cJSON_AddNumberToObject(m, copied[i], rnum(copied[i]));
+    return m;
+}
+
+static void add_observed(cJSON *r)
+{
+    int sign = strcmp(P.a.op, "sign") == 0, enc = strcmp(P.a.op, "enc") == 0;
+    if (!sign && !enc)
+        return;
+    cJSON_AddNumberToObject(r, sign ? "observed_sig_min" : "observed_ct_min", rnum("out_min"));
+    cJSON_AddNumberToObject(r, sign ? "observed_sig_max" : "observed_ct_max", rnum("out_max"));
+}
+
+static void write_record(void)
+{
+    cJSON *r = ngcc_record_new("perf", P.a.name);
+    cJSON_AddStringToObject(r, "op", P.a.op);
+    perf_record_common(r, perf_verdict_name(P.verdict), P.detail, perf_verdict_name(P.a.expect), P.a.lib,
+                       P.a.system, cJSON_GetObjectItemCaseSensitive(P.run.result, "meta"));
+    cJSON_AddBoolToObject(r, "timed_anyway", P.kat.timed_anyway);
+    if (P.kat.kat_verdict[0])
+        cJSON_AddStringToObject(r, "kat_verdict", P.kat.kat_verdict);
+    else
+        cJSON_AddNullToObject(r, "kat_verdict");
+    if (P.have_result) {
+        cJSON_AddItemToObject(r, "counter", cJSON_Duplicate(counter(), 1));
+        cJSON_AddItemToObject(r, "stats", stats_json());
+        cJSON_AddItemToObject(r, "method", method_json());
+        add_observed(r);
+        cJSON_AddItemToObject(r, "baseline", perf_gate_json(&P.gate, "median"));
+        cJSON_AddStringToObject(r, "baseline_key", perf_args_key(&P.a));
+        cJSON_AddItemToObject(r, "samples",
+                              cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(P.run.result, "samples"), 1));
+    } else {
+        cJSON_AddNullToObject(r, "counter");
+        cJSON_AddNullToObject(r, "stats");
+        cJSON_AddNullToObject(r, "baseline");
+        cJSON_AddItemToObject(r, "samples", cJSON_CreateArray());
+    }
+    cJSON *host = cJSON_AddObjectToObject(r, "host");
+    cJSON_AddNumberToObject(host, "loadavg_1min_start", P.load_start);
+    cJSON_AddNumberToObject(host, "loadavg_1min_end", P.load_end);
+    ngcc_record_write(r, P.a.record_out);
+    cJSON_Delete(r);
+}
+
+static void measurement(const char *name, double v)
+{
+    printf("<DartMeasurement name=\"%s\" type=\"numeric/double\">%.17g</DartMeasurement>\n", name, v);
+}
+
+static void print_measurements(void)
+{
+    if (!P.have_result)
+        return;
+    printf("<DartMeasurement name=\"counter\" type=\"text/string\">%s</DartMeasurement>\n", counter_name());
+    measurement("freq_hz", counter_num("freq_hz"));
+    measurement("median", P.s.median);
+    measurement("q1", P.s.q1);
+    measurement("q3", P.s.q3);
+    measurement("min", P.s.min);
+    measurement("max", P.s.max);
+    measurement("mean_cycles", P.mean_ticks);
+    measurement("mean_ns", P.mean_ns);
+    measurement("ops_per_s", P.ops_per_s);
+    measurement("n", rnum("calls"));
+    measurement("iqr_rel", perf_iqr_rel(&P.s));
+    if (P.gate.have) {
+        measurement("baseline_median", P.gate.baseline);
+        measurement("limit", P.gate.limit);
+    }
+    measurement("timed_anyway", P.kat.timed_anyway);
+}
+
+/* ---- CMocka cases: the measurement completed; the median is within its limit ---- */
+static void case_measured(void **state)
+{
+    (void)state;
+    int err = P.verdict != NGCC_PASS && P.verdict != PERF_REGRESSION;
+    if (err)
+        fail_msg("%s: %s", perf_verdict_name(P.verdict), P.detail);
+    if (P.s.n < 1 || P.s.min <= 0)
+        fail_msg("no positive sample (n=%zu, min=%g)", P.s.n, P.s.min);
+}
+
+static void case_threshold(void **state)
+{
+    (void)state;
+    char text[400];
+    perf_gate_text(&P.gate, "median", text, sizeof text);
+    if (perf_gate_exceeded(&P.gate))
+        fail_msg("%s", text);
+    print_message("%s\n", text);
+}
+
+static int run_cases(void)
+{
+    char group[300];
+    snprintf(group, sizeof group, "perf/%s/%s", P.a.name, P.a.op);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(case_measured),
+        cmocka_unit_test(case_threshold),
+    };
+    return _cmocka_run_group_tests(group, tests, 2, NULL, NULL);
+}
+
+int main(int argc, char **argv)
+{
+    if (perf_args_parse(&P.a, argc, argv, usage))
+        return 2;
+    if (!P.a.lib || !P.a.name || !P.a.op || !P.a.record_out) {
+        fprintf(stderr, "ngcc-perf: --lib, --name, --op and --record-out are required\n%s", usage);
+        return 2;
+    }
+    P.load_start = loadavg();
+    measure();
+    P.load_end = loadavg();
+    ngcc_child_show_log(P.a.log, 4096);
+    write_record();
+    print_measurements();
+    run_cases();
+    printf("ngcc: verdict perf %s %s: %s: %s\n", P.a.name, P.a.op, perf_verdict_name(P.verdict), P.detail);
+    if (P.a.expect != NGCC_PASS)
+        printf("ngcc: expected %s, got %s: %s\n", perf_verdict_name(P.a.expect), perf_verdict_name(P.verdict),
+               P.verdict == P.a.expect ? "as expected" : "UNEXPECTED");
+    perf_child_free(&P.run);
+    return P.verdict == P.a.expect ? 0 : 1;
+}

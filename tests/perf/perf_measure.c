@@ -1,0 +1,266 @@
+#define _GNU_SOURCE
+#include "perf_measure.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#include "ngcc_counter.h"
+#include "ngcc_loader.h"
+#include "ngcc_verdict.h"
+#include "perf_child.h"
+#include "perf_ops.h"
+#include "perf_record.h"
+
+/* one call shorter than this many counter overheads/steps is timed in batches */
+#define PER_CALL_MIN_FACTOR 1000.0
+#define MIN_TRIALS 3
+
+typedef struct {
+    const perf_measure_opts *o;
+    FILE *out;
+    ngcc_counter ctr;
+    perf_ctx ctx;
+    const char *mode;
+    int trials, iterations;
+    double *samples;
+    size_t nsamples;
+    uint64_t total_ticks, wall_ns, calls;
+    uint64_t first_ticks, first_ns;
+    uint64_t last_prepare_ns, first_prepare_ns; /* untimed preparation of a call */
+    uint64_t warmup_calls, warmup_ns;
+    uint64_t interrupted; /* per-call samples during which the thread was switched out */
+    int bad;              /* verdict of a failed check (perf_op_check) */
+    char err[400];
+} measure;
+
+/* context switches of the calling thread so far (voluntary + involuntary) */
+static long switches(void)
+{
+    struct rusage ru;
+    if (getrusage(RUSAGE_THREAD, &ru))
+        return 0;
+    return ru.ru_nvcsw + ru.ru_nivcsw;
+}
+
+/* one timed call on record r, after its untimed preparation; 0, or the
+ * verdict of a failed preparation or check. *switched: the thread was
+ * switched out during the call (on a wall-clock counter the sample then
+ * includes other processes' time). */
+static int timed_call(measure *m, int r, uint64_t *ticks, uint64_t *ns, int *switched)
+{
+    uint64_t p0 = ngcc_wall_ns();
+    m->bad = perf_op_prepare(&m->ctx, r, m->err, sizeof m->err);
+    m->last_prepare_ns = ngcc_wall_ns() - p0;
+    if (m->bad)
+        return m->bad;
+    long s0 = switches();
+    uint64_t w0 = ngcc_wall_ns();
+    uint64_t c0 = ngcc_counter_read(&m->ctr);
+    int rc = perf_op_run(&m->ctx, r);
+    uint64_t c1 = ngcc_counter_read(&m->ctr);
+    uint64_t w1 = ngcc_wall_ns();
+    *switched = switches() != s0;
+    *ticks = c1 - c0;
+    *ns = w1 - w0;
+    m->bad = perf_op_check(&m->ctx, r, rc, m->err, sizeof m->err);
+    return m->bad;
+}
+
+/* iterations calls on one record between two counter reads; the sample is
+ * their mean (only the first call repeats the KAT's exactly: the DRNG and
+ * outputs carry on between the others) */
+static int timed_batch(measure *m, int r, int iterations, uint64_t *ticks, uint64_t *ns)
+{
+    int bad = 0;
+    m->bad = perf_op_prepare(&m->ctx, r, m->err, sizeof m->err);
+    if (m->bad)
+        return m->bad;
+    uint64_t w0 = ngcc_wall_ns();
+    uint64_t c0 = ngcc_counter_read(&m->ctr);
+    for (int i = 0; i < iterations; i++)
+        bad |= perf_op_run(&m->ctx, r);
+    uint64_t c1 = ngcc_counter_read(&m->ctr);
+    uint64_t w1 = ngcc_wall_ns();
+    *ticks = c1 - c0;
+    *ns = w1 - w0;
+    m->bad = perf_op_check(&m->ctx, r, bad, m->err, sizeof m->err);
+    return m->bad;
+}
+
+/* The budget is the wall time of the trials, untimed preparation included
+ * (sign's and enc's keygen can cost more than the call itself). */
+static void plan(measure *m)
+{
+    const perf_measure_opts *o = m->o;
+    double call_s = (double)m->first_ns / 1e9;
+    double first_s = call_s + (double)m->first_prepare_ns / 1e9;
+    if (call_s >= o->one_shot_s) {
+        m->mode = "1x1";
+        m->trials = m->iterations = 1;
+        return;
+    }
+    double floor_ticks = PER_CALL_MIN_FACTOR * (m->ctr.overhead_ticks > m->ctr.resolution_ticks
+                                                    ? m->ctr.overhead_ticks : m->ctr.resolution_ticks);
+    m->mode = (double)m->first_ticks >= floor_ticks ? "per-call" : "per-trial-mean";
+    m->trials = o->trials;
+    if (first_s > 0 && first_s * m->trials > o->budget_s) { /* slow: fewer trials, but some */
+        int t = (int)(o->budget_s / first_s), floor = o->trials < MIN_TRIALS ? o->trials : MIN_TRIALS;
+        m->trials = t < floor ? floor : t;
+    }
+    double it = first_s > 0 ? o->budget_s / (first_s * m->trials) : o->iter_max;
+    m->iterations = it < o->iter_min ? o->iter_min : it > o->iter_max ? o->iter_max : (int)it;
+}
+
+static int warm_up(measure *m)
+{
+    uint64_t start = ngcc_wall_ns(), ticks, ns;
+    uint64_t until = start + (uint64_t)(m->o->warmup_s * 1e9);
+    int sw;
+    do {
+        if (timed_call(m, (int)(m->warmup_calls % (uint64_t)m->ctx.records), &ticks, &ns, &sw))
+            return -1;
+        m->warmup_calls++;
+    } while (ngcc_wall_ns() < until);
+    m->warmup_ns = ngcc_wall_ns() - start;
+    return 0;
+}
+
+static int run_trials(measure *m)
+{
+    int per_call = strcmp(m->mode, "per-call") == 0;
+    size_t n = per_call ? (size_t)m->trials * (size_t)m->iterations : (size_t)m->trials;
+    m->samples = malloc(n * sizeof *m->samples);
+    if (!m->samples) {
+        snprintf(m->err, sizeof m->err, "cannot allocate %zu samples", n);
+        return -1; /* m->bad stays 0: an ERROR, not the instance's fault */
+    }
+    uint64_t ticks, ns;
+    int sw;
+    for (int t = 0; t < m->trials; t++) {
+        perf_child_phase(m->out, "in trial %d of %d (%d iterations, %s)", t + 1, m->trials, m->iterations, m->mode);
+        for (int i = 0; per_call && i < m->iterations; i++) {
+            if (timed_call(m, (int)(m->nsamples % (size_t)m->ctx.records), &ticks, &ns, &sw))
+                return -1;
+            m->interrupted += (uint64_t)sw;
+            m->samples[m->nsamples++] = (double)ticks;
+            m->total_ticks += ticks;
+            m->wall_ns += ns;
+        }
+        if (!per_call) {
+            if (timed_batch(m, t % m->ctx.records, m->iterations, &ticks, &ns))
+                return -1;
+            m->samples[m->nsamples++] = (double)ticks / m->iterations;
+            m->total_ticks += ticks;
+            m->wall_ns += ns;
+        }
+    }
+    m->calls = (uint64_t)m->trials * (uint64_t)m->iterations;
+    return 0;
+}
+
+static cJSON *counter_json(const ngcc_counter *c)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "name", c->name);
+    cJSON_AddNumberToObject(o, "freq_hz", c->freq_hz);
+    cJSON_AddStringToObject(o, "freq_source", c->freq_source);
+    cJSON_AddBoolToObject(o, "counts_cycles", c->counts_cycles);
+    cJSON_AddNumberToObject(o, "overhead_ticks", c->overhead_ticks);
+    cJSON_AddNumberToObject(o, "resolution_ticks", c->resolution_ticks);
+    cJSON_AddStringToObject(o, "fallback", c->fallback);
+    return o;
+}
+
+static cJSON *result_json(const measure *m, const ngcc_instance *in)
+{
+    cJSON *r = cJSON_CreateObject();
+    cJSON_AddItemToObject(r, "counter", counter_json(&m->ctr));
+    cJSON_AddItemToObject(r, "meta", perf_meta_json(in->meta));
+    cJSON_AddStringToObject(r, "mode", m->mode);
+    cJSON_AddNumberToObject(r, "trials", m->trials);
+    cJSON_AddNumberToObject(r, "iterations", m->iterations);
+    cJSON_AddNumberToObject(r, "calls", (double)m->calls);
+    cJSON_AddNumberToObject(r, "total_ticks", (double)m->total_ticks);
+    cJSON_AddNumberToObject(r, "wall_ns_total", (double)m->wall_ns);
+    cJSON_AddNumberToObject(r, "first_call_ticks", (double)m->first_ticks);
+    cJSON_AddNumberToObject(r, "first_call_ns", (double)m->first_ns);
+    cJSON_AddNumberToObject(r, "first_prepare_ns", (double)m->first_prepare_ns);
+    cJSON_AddNumberToObject(r, "warmup_calls", (double)m->warmup_calls);
+    cJSON_AddNumberToObject(r, "warmup_ns", (double)m->warmup_ns);
+    cJSON_AddNumberToObject(r, "records", m->ctx.records);
+    cJSON_AddNumberToObject(r, "samples_switched_out", (double)m->interrupted);
+    cJSON_AddNumberToObject(r, "out_min", (double)m->ctx.out_min);
+    cJSON_AddNumberToObject(r, "out_max", (double)m->ctx.out_max);
+    cJSON_AddNumberToObject(r, "claimed_out", (double)(in->is_kem ? m->ctx.claimed_ct : m->ctx.claimed_sn));
+    cJSON_AddItemToObject(r, "samples", cJSON_CreateDoubleArray(m->samples, (int)m->nsamples));
+    return r;
+}
+
+static int measure_all(measure *m)
+{
+    perf_child_phase(m->out, "making the first timed call");
+    int sw;
+    if (timed_call(m, 0, &m->first_ticks, &m->first_ns, &sw))
+        return -1;
+    m->first_prepare_ns = m->last_prepare_ns;
+    plan(m);
+    if (strcmp(m->mode, "1x1") == 0) {
+        m->samples = malloc(sizeof *m->samples);
+        if (!m->samples)
+            return -1;
+        m->samples[m->nsamples++] = (double)m->first_ticks;
+        m->total_ticks = m->first_ticks;
+        m->wall_ns = m->first_ns;
+        m->calls = 1;
+        return 0;
+    }
+    perf_child_phase(m->out, "warming up");
+    if (warm_up(m))
+        return -1;
+    return run_trials(m);
+}
+
+int perf_measure_child(void *vopts, FILE *out)
+{
+    measure m;
+    memset(&m, 0, sizeof m);
+    m.o = vopts;
+    m.out = out;
+    ngcc_instance in;
+    char err[600];
+    perf_child_phase(out, "loading the instance library");
+    if (ngcc_instance_open(m.o->lib, &in, err, sizeof err)) {
+        perf_child_error(out, NGCC_LOADFAIL, "%s", err);
+        return 1;
+    }
+    int op = perf_op_parse(m.o->op, in.is_kem);
+    if (op < 0) {
+        perf_child_error(out, NGCC_ERROR, "--op %s is not an operation of a %s instance (%s)", m.o->op,
+                         in.meta->type, in.is_kem ? "keygen enc dec" : "keygen sign verify");
+        return 1;
+    }
+    perf_child_phase(out, "opening the counter");
+    if (ngcc_counter_open(&m.ctr, m.o->counter)) {
+        perf_child_error(out, NGCC_ERROR, "counter '%s' unavailable: %s", m.o->counter, m.ctr.fallback);
+        return 1;
+    }
+    perf_child_phase(out, "preparing the inputs of %d KAT records", m.o->records);
+    int verdict;
+    if (perf_ctx_setup(&m.ctx, &in, (perf_op)op, m.o->records, &verdict, m.err, sizeof m.err)) {
+        perf_child_error(out, verdict, "%s", m.err);
+        return 1;
+    }
+    if (measure_all(&m)) {
+        perf_child_error(out, m.bad ? m.bad : NGCC_ERROR, "%s", m.err);
+        return 1;
+    }
+    cJSON *r = result_json(&m, &in);
+    perf_child_result(out, r);
+    cJSON_Delete(r);
+    free(m.samples);
+    perf_ctx_free(&m.ctx);
+    ngcc_counter_close(&m.ctr);
+    return 0;
+}

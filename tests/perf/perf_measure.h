@@ -1,0 +1,29 @@
+/* ngcc-perf: the measurement itself, run in a child process (perf_child.h).
+ * Method: prepare the KAT inputs; one first timed call; warm-up; then trials
+ * of calibrated iterations. Iterations per trial come from the first call
+ * (with its untimed preparation) and the per-operation time budget, clamped
+ * to [iter_min, iter_max]; an operation slower than one_shot_s is measured
+ * once (1 x 1: the first call is the sample). Each call is timed on its own,
+ * after an untimed preparation that makes it repeat one KAT record's call
+ * exactly (perf_op_prepare), unless one call is too short for the counter
+ * (< 1000 x its overhead or resolution); then each sample is the mean of one
+ * trial. Every call's result is checked, untimed. */
+#ifndef PERF_MEASURE_H
+#define PERF_MEASURE_H
+#include <stdio.h>
+
+typedef struct {
+    const char *lib, *op, *counter;
+    double budget_s;   /* wall time of all trials together (untimed preparation included) */
+    double warmup_s;   /* warm-up time after the first call */
+    double one_shot_s; /* first call at least this long: 1 x 1 */
+    int trials, iter_min, iter_max;
+    int records;       /* KAT records whose inputs are cycled through */
+} perf_measure_opts;
+
+/* perf_child_fn: writes #PHASE lines, then #RESULT {counter, mode, trials,
+ * iterations, samples, total_ticks, calls, wall_ns_total, first_call_ticks,
+ * warmup_calls, out_min, out_max, claimed, meta} or #ERROR <verdict> */
+int perf_measure_child(void *opts, FILE *out);
+
+#endif

@@ -1,0 +1,229 @@
+/* ngcc-sizes: the size test of one instance (labels perf;sizes). The claimed
+ * sizes come from the API getters; the observed minimum and maximum
+ * signature (ciphertext) lengths from signing the KAT messages, the same
+ * messages the timing test signs (a length above the claimed maximum is an
+ * OVERFLOW); the static size from the library's ELF headers. Gates them
+ * against the thresholds file (claimed sizes exactly, the others with the
+ * run's tolerance), writes sizes.json, runs a CMocka group, prints CDash
+ * measurements and one verdict line; exits 0 iff the verdict is expected. */
+#define _GNU_SOURCE
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "elf_sizes.h"
+#include "ngcc_record.h"
+#include "perf_args.h"
+#include "perf_child.h"
+#include "perf_ops.h"
+#include "perf_precheck.h"
+#include "perf_record.h"
+#include "perf_thresholds.h"
+#include "perf_verdict.h"
+
+static const char usage[] =
+    "usage: ngcc-sizes --lib <instance.so> --name <cand>/<key> --record-out <sizes.json>\n"
+    "       [--build-record <json>] [--kat-record <kat.json> [--time-anyway]] [--thresholds <system.json>]\n"
+    "       [--system <id>] [--baseline-key <cand>/<key>] [--tolerance 0.05] [--records 10] [--timeout S]\n"
+    "       [--mem-limit-mb M] [--log <file>] [--expect VERDICT]\n";
+
+#define MAX_GATES 8
+
+static struct {
+    perf_args a;
+    int verdict;
+    char detail[1500];
+    perf_kat_status kat;
+    perf_child_run run;
+    elf_sizes elf;
+    perf_gate gate[MAX_GATES];
+    char gate_name[MAX_GATES][32];
+    int ngates;
+} Z;
+
+/* ---- child: getters and the KAT flow's output lengths ---- */
+static int sizes_child(void *varg, FILE *out)
+{
+    const perf_args *a = varg;
+    ngcc_instance in;
+    char err[600];
+    perf_child_phase(out, "loading the instance library");
+    if (ngcc_instance_open(a->lib, &in, err, sizeof err)) {
+        perf_child_error(out, NGCC_LOADFAIL, "%s", err);
+        return 1;
+    }
+    perf_child_phase(out, "signing / encapsulating for %d KAT records", a->m.records);
+    perf_ctx c;
+    int verdict;
+    /* the setup for verify / dec runs the whole KAT flow: keygen, sign / enc, checks */
+    perf_op full = in.is_kem ? PERF_DEC : PERF_VERIFY;
+    if (perf_ctx_setup(&c, &in, full, a->m.records, &verdict, err, sizeof err)) {
+        perf_child_error(out, verdict, "%s", err);
+        return 1;
+    }
+    cJSON *res = cJSON_CreateObject();
+    cJSON_AddItemToObject(res, "meta", perf_meta_json(in.meta));
+    cJSON *cl = cJSON_AddObjectToObject(res, "claimed");
+    cJSON_AddNumberToObject(cl, "pk", (double)c.claimed_pk);
+    cJSON_AddNumberToObject(cl, "sk", (double)c.claimed_sk);
+    if (in.is_kem) {
+        cJSON_AddNumberToObject(cl, "ct", (double)c.claimed_ct);
+        cJSON_AddNumberToObject(cl, "ss", (double)c.claimed_ss);
+    } else {
+        cJSON_AddNumberToObject(cl, "sn", (double)c.claimed_sn);
+    }
+    cJSON_AddNumberToObject(res, "observed_min", (double)c.out_min);
+    cJSON_AddNumberToObject(res, "observed_max", (double)c.out_max);
+    cJSON_AddNumberToObject(res, "records", c.records);
+    cJSON_AddBoolToObject(res, "is_kem", in.is_kem);
+    perf_child_result(out, res);
+    cJSON_Delete(res);
+    perf_ctx_free(&c);
+    return 0;
+}
+
+/* ---- parent ---- */
+static const cJSON *rget(const char *k)
+{
+    return cJSON_GetObjectItemCaseSensitive(Z.run.result, k);
+}
+
+static void gate(const cJSON *entry, const char *field, const char *unit, double value, double tolerance)
+{
+    if (Z.ngates == MAX_GATES)
+        return;
+    perf_gate *g = &Z.gate[Z.ngates];
+    snprintf(Z.gate_name[Z.ngates++], sizeof Z.gate_name[0], "%s", field);
+    perf_gate_value(entry, field, unit, value, tolerance, g);
+    if (perf_gate_exceeded(g))
+        Z.verdict = PERF_REGRESSION;
+    char t[300];
+    perf_gate_text(g, field, t, sizeof t);
+    size_t l = strlen(Z.detail);
+    snprintf(Z.detail + l, sizeof Z.detail - l, "%s%s", l ? "; " : "", t);
+}
+
+static void evaluate(const cJSON *thresholds)
+{
+    const cJSON *entry = perf_thresholds_entry(thresholds, perf_args_key(&Z.a), "sizes");
+    Z.verdict = NGCC_PASS;
+    Z.detail[0] = 0;
+    const cJSON *v;
+    cJSON_ArrayForEach(v, rget("claimed")) gate(entry, v->string, "bytes", v->valuedouble, 0); /* exact */
+    gate(entry, "observed_max", "bytes", cJSON_GetNumberValue(rget("observed_max")), Z.a.tolerance);
+    gate(entry, "loadable_total", "bytes", (double)Z.elf.loadable_total, Z.a.tolerance);
+    if (Z.kat.timed_anyway) {
+        size_t l = strlen(Z.detail);
+        snprintf(Z.detail + l, sizeof Z.detail - l, "; MEASURED ANYWAY: its KAT verdict is not PASS");
+    }
+}
+
+static void measure(void)
+{
+    char err[600];
+    cJSON *thresholds = NULL;
+    if (perf_thresholds_load(Z.a.thresholds, Z.a.system, &thresholds, err, sizeof err)) {
+        Z.verdict = NGCC_ERROR;
+        snprintf(Z.detail, sizeof Z.detail, "%s", err);
+        return;
+    }
+    Z.verdict = perf_precheck(&Z.a, &Z.kat, Z.detail, sizeof Z.detail);
+    if (Z.verdict < 0 && elf_sizes_read(Z.a.lib, &Z.elf, err, sizeof err)) {
+        Z.verdict = NGCC_LOADFAIL;
+        snprintf(Z.detail, sizeof Z.detail, "%s", err);
+    }
+    if (Z.verdict < 0) {
+        if (perf_child_exec(sizes_child, &Z.a, Z.a.timeout, Z.a.mem_mb, Z.a.log, &Z.run)) {
+            Z.verdict = NGCC_ERROR;
+            snprintf(Z.detail, sizeof Z.detail, "cannot start the measuring process");
+        } else if (Z.run.result) {
+            evaluate(thresholds);
+        } else {
+            Z.verdict = perf_child_verdict(&Z.run, Z.a.timeout, Z.detail, sizeof Z.detail);
+        }
+    }
+    cJSON_Delete(thresholds);
+}
+
+static void write_record(void)
+{
+    cJSON *r = ngcc_record_new("sizes", Z.a.name);
+    perf_record_common(r, perf_verdict_name(Z.verdict), Z.detail, perf_verdict_name(Z.a.expect), Z.a.lib,
+                       Z.a.system, rget("meta"));
+    cJSON_AddBoolToObject(r, "timed_anyway", Z.kat.timed_anyway);
+    cJSON_AddStringToObject(r, "kat_verdict", Z.kat.kat_verdict);
+    if (Z.run.result) {
+        int kem = cJSON_IsTrue(rget("is_kem"));
+        cJSON_AddItemToObject(r, "claimed", cJSON_Duplicate(rget("claimed"), 1));
+        double mn = cJSON_GetNumberValue(rget("observed_min")), mx = cJSON_GetNumberValue(rget("observed_max"));
+        cJSON_AddNumberToObject(r, kem ? "observed_ct_min" : "observed_sig_min", mn);
+        cJSON_AddNumberToObject(r, kem ? "observed_ct_max" : "observed_sig_max", mx);
+        cJSON_AddNumberToObject(r, "observed_max", mx);
+        cJSON_AddNumberToObject(r, "records", cJSON_GetNumberValue(rget("records")));
+        cJSON *s = cJSON_AddObjectToObject(r, "static");
+        cJSON_AddNumberToObject(s, "loadable_total", (double)Z.elf.loadable_total);
+        cJSON_AddNumberToObject(s, "text", (double)Z.elf.text);
+        cJSON_AddNumberToObject(s, "data", (double)Z.elf.data);
+        cJSON_AddNumberToObject(s, "bss", (double)Z.elf.bss);
+    }
+    cJSON *b = cJSON_AddObjectToObject(r, "baseline");
+    for (int i = 0; i < Z.ngates; i++)
+        cJSON_AddItemToObject(b, Z.gate_name[i], perf_gate_json(&Z.gate[i], "value"));
+    ngcc_record_write(r, Z.a.record_out);
+    cJSON_Delete(r);
+}
+
+static void print_measurements(void)
+{
+    for (int i = 0; i < Z.ngates; i++)
+        printf("<DartMeasurement name=\"%s\" type=\"numeric/double\">%.0f</DartMeasurement>\n", Z.gate_name[i],
+               Z.gate[i].value);
+}
+
+/* ---- CMocka: measured; each size within its limit ---- */
+static void case_measured(void **state)
+{
+    (void)state;
+    if (Z.verdict != NGCC_PASS && Z.verdict != PERF_REGRESSION)
+        fail_msg("%s: %s", perf_verdict_name(Z.verdict), Z.detail);
+}
+
+static void case_sizes(void **state)
+{
+    (void)state;
+    for (int i = 0; i < Z.ngates; i++) {
+        char t[300];
+        perf_gate_text(&Z.gate[i], Z.gate_name[i], t, sizeof t);
+        if (perf_gate_exceeded(&Z.gate[i]))
+            fail_msg("%s", t);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    if (perf_args_parse(&Z.a, argc, argv, usage))
+        return 2;
+    if (!Z.a.lib || !Z.a.name || !Z.a.record_out) {
+        fprintf(stderr, "ngcc-sizes: --lib, --name and --record-out are required\n%s", usage);
+        return 2;
+    }
+    measure();
+    ngcc_child_show_log(Z.a.log, 4096);
+    write_record();
+    print_measurements();
+    char group[300];
+    snprintf(group, sizeof group, "sizes/%s", Z.a.name);
+    const struct CMUnitTest tests[] = {cmocka_unit_test(case_measured), cmocka_unit_test(case_sizes)};
+    _cmocka_run_group_tests(group, tests, 2, NULL, NULL);
+    printf("ngcc: verdict sizes %s: %s: %s\n", Z.a.name, perf_verdict_name(Z.verdict), Z.detail);
+    if (Z.a.expect != NGCC_PASS)
+        printf("ngcc: expected %s, got %s: %s\n", perf_verdict_name(Z.a.expect), perf_verdict_name(Z.verdict),
+               Z.verdict == Z.a.expect ? "as expected" : "UNEXPECTED");
+    perf_child_free(&Z.run);
+    return Z.verdict == Z.a.expect ? 0 : 1;
+}

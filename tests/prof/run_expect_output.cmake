@@ -1,0 +1,27 @@
+# Runs a command (the arguments after "--") and passes only if it exits 0 AND
+# its output matches REGEX: for selftests whose point is a printed message
+# (CTest's PASS_REGULAR_EXPRESSION alone would ignore the exit code).
+#   cmake -DREGEX=<regex> -P run_expect_output.cmake -- <command> [args...]
+cmake_minimum_required(VERSION 3.25)
+set(cmd "")
+set(after FALSE)
+math(EXPR last "${CMAKE_ARGC} - 1")
+foreach(i RANGE 1 ${last})
+  if(after)
+    list(APPEND cmd "${CMAKE_ARGV${i}}")
+  elseif(CMAKE_ARGV${i} STREQUAL "--")
+    set(after TRUE)
+  endif()
+endforeach()
+if(NOT cmd OR NOT DEFINED REGEX)
+  message(FATAL_ERROR "usage: cmake -DREGEX=<regex> -P run_expect_output.cmake -- <command> [args...]")
+endif()
+execute_process(COMMAND ${cmd} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
+message("${out}")
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "the command exited with ${rc}, expected 0")
+endif()
+if(NOT out MATCHES "${REGEX}")
+  message(FATAL_ERROR "the output does not contain the expected message: ${REGEX}")
+endif()
+message("expected message found: ${REGEX}")

@@ -1,0 +1,12 @@
+/* ngcc-memcheck: the program valgrind runs. One KAT record of the instance,
+ * exactly as the official driver makes it (seed, keygen, sign and verify, or
+ * keygen, enc and dec), with every buffer allocated at its exact size so
+ * memcheck sees any access past it. Prints "#META key value", "#STEP call rc"
+ * and "#LOADFAIL reason" lines on stdout. */
+#ifndef MEMCHECK_FLOW_H
+#define MEMCHECK_FLOW_H
+
+/* returns the process exit code: 0 done (whatever the results), 2 not loaded */
+int memcheck_flow(const char *lib, int record);
+
+#endif

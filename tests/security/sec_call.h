@@ -1,0 +1,37 @@
+/* ngcc-security: every call into the submission goes through these
+ * wrappers. Each one hands the submission fresh copies of its inputs in
+ * guarded (or exact-size) buffers, claimed-size output buffers with the
+ * length variables set to the claimed values, and afterwards records in the
+ * child's sec_result: writes outside any buffer, changed inputs, bytes
+ * written past the returned length, lengths above the claimed ones and
+ * verify/dec return codes. "what" names the case in every message, e.g.
+ * "record 3" or "record 3, modified message". Call only in a child. */
+#ifndef SEC_CALL_H
+#define SEC_CALL_H
+
+#include "ngcc_loader.h"
+#include "sec_result.h"
+
+typedef struct {
+    ull pk, sk, sig, ct, ss; /* the getters' claimed lengths */
+} sec_claims;
+
+/* the claimed lengths, from the library's getters */
+void sec_claims_read(const ngcc_instance *in, sec_claims *cl);
+void sec_call_begin(ngcc_instance *in, sec_result *res, const sec_claims *cl);
+/* init_random_number(&drng_algorithm, seed, 64) inside the library */
+void sec_call_seed(const unsigned char *seed, const char *what);
+
+/* outputs go to the caller's buffers of (at least) the claimed lengths; the
+ * returned lengths are clamped to the claimed ones */
+int sec_keygen(const char *what, unsigned char *pk, ull *pk_len, unsigned char *sk, ull *sk_len);
+int sec_sign(const char *what, const unsigned char *sk, ull sk_len, const unsigned char *m, ull m_len,
+             unsigned char *sn, ull *sn_len);
+int sec_verify(const char *what, const unsigned char *pk, ull pk_len, const unsigned char *sn, ull sn_len,
+               const unsigned char *m, ull m_len);
+int sec_enc(const char *what, const unsigned char *pk, ull pk_len, unsigned char *ss, ull *ss_len,
+            unsigned char *ct, ull *ct_len);
+int sec_dec(const char *what, const unsigned char *sk, ull sk_len, const unsigned char *ct, ull ct_len,
+            unsigned char *ss, ull *ss_len);
+
+#endif

@@ -1,0 +1,39 @@
+/* ngcc-security: the checks. Each one with a run function is a CMocka case
+ * run in a child of its own; the others are judged from what every call of
+ * every child observed (guards, inputs, lengths, return codes). */
+#ifndef SEC_CHECK_H
+#define SEC_CHECK_H
+
+#include "sec_job.h"
+
+typedef struct sec_check {
+    const char *name;
+    void (*run)(sec_job *j);   /* NULL: judged from the observations */
+    ngcc_verdict fail_verdict; /* the test's verdict when this check fails */
+} sec_check;
+
+/* the check list of a SIG or KEM instance, in report order */
+const sec_check *sec_checks(int is_kem, int *n);
+
+/* for the run functions: one failure (the first one's text is kept) */
+void sec_fail(sec_job *j, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* one tolerated deviation, reported as a FINDING */
+void sec_finding(sec_job *j, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* up to max distinct positions in [0, n): all if n <= max, else 0, n-1, the
+ * last tail positions and evenly spread ones; returns how many */
+int sec_sample(unsigned long long n, int max, int tail, unsigned long long *out);
+
+void sec_sig_honest(sec_job *j);
+void sec_sig_modified_message(sec_job *j);
+void sec_sig_modified_signature(sec_job *j);
+void sec_sig_wrong_public_key(sec_job *j);
+void sec_sig_truncated(sec_job *j);
+void sec_sig_extended(sec_job *j);
+void sec_sig_zero_ff(sec_job *j);
+void sec_sig_determinism(sec_job *j);
+void sec_kem_honest(sec_job *j);
+void sec_kem_modified_ciphertext(sec_job *j);
+void sec_kem_wrong_secret_key(sec_job *j);
+void sec_kem_determinism(sec_job *j);
+
+#endif

@@ -1,0 +1,114 @@
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sec_check.h"
+
+static const sec_check sig_checks[] = {
+    {"honest", sec_sig_honest, NGCC_CRYPTOFAIL},
+    {"modified_message", sec_sig_modified_message, NGCC_CRYPTOFAIL},
+    {"modified_signature", sec_sig_modified_signature, NGCC_CRYPTOFAIL},
+    {"wrong_public_key", sec_sig_wrong_public_key, NGCC_CRYPTOFAIL},
+    {"truncated_signature", sec_sig_truncated, NGCC_CRYPTOFAIL},
+    {"extended_signature", sec_sig_extended, NGCC_CRYPTOFAIL},
+    {"zero_ff_signature", sec_sig_zero_ff, NGCC_CRYPTOFAIL},
+    {"buffer_safety", NULL, NGCC_OVERFLOW},
+    {"claimed_lengths", NULL, NGCC_OVERFLOW},
+    /* the same seed must give the same output: otherwise the KAT cannot be
+     * reproduced, hence MISMATCH */
+    {"determinism", sec_sig_determinism, NGCC_MISMATCH},
+    {"return_codes", NULL, NGCC_PASS},
+};
+
+static const sec_check kem_checks[] = {
+    {"honest", sec_kem_honest, NGCC_CRYPTOFAIL},
+    {"modified_ciphertext", sec_kem_modified_ciphertext, NGCC_CRYPTOFAIL},
+    {"wrong_secret_key", sec_kem_wrong_secret_key, NGCC_CRYPTOFAIL},
+    {"buffer_safety", NULL, NGCC_OVERFLOW},
+    {"claimed_lengths", NULL, NGCC_OVERFLOW},
+    {"determinism", sec_kem_determinism, NGCC_MISMATCH},
+    {"return_codes", NULL, NGCC_PASS},
+};
+
+const sec_check *sec_checks(int is_kem, int *n)
+{
+    *n = is_kem ? (int)(sizeof kem_checks / sizeof kem_checks[0]) : (int)(sizeof sig_checks / sizeof sig_checks[0]);
+    return is_kem ? kem_checks : sig_checks;
+}
+
+void sec_fail(sec_job *j, const char *fmt, ...)
+{
+    sec_result *r = j->res;
+    if (r->failure.count++ == 0) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(r->failure.first, sizeof r->failure.first, fmt, ap);
+        va_end(ap);
+    }
+    r->fail_verdict = j->check->fail_verdict;
+}
+
+void sec_finding(sec_job *j, const char *fmt, ...)
+{
+    sec_result *r = j->res;
+    if (r->finding.count++ == 0) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(r->finding.first, sizeof r->finding.first, fmt, ap);
+        va_end(ap);
+    }
+}
+
+static int has(const unsigned long long *v, int n, unsigned long long x)
+{
+    for (int i = 0; i < n; i++)
+        if (v[i] == x)
+            return 1;
+    return 0;
+}
+
+static int ascending(const void *a, const void *b)
+{
+    unsigned long long x = *(const unsigned long long *)a, y = *(const unsigned long long *)b;
+    return (x > y) - (x < y);
+}
+
+int sec_sample(unsigned long long n, int max, int tail, unsigned long long *out)
+{
+    int k = 0;
+    if (n == 0 || max <= 0)
+        return 0;
+    if (n <= (unsigned long long)max) {
+        for (unsigned long long i = 0; i < n; i++)
+            out[k++] = i;
+        return k;
+    }
+    for (int t = 0; t < tail && t < max; t++)
+        out[k++] = n - 1 - (unsigned long long)t;
+    int spread = max - k;
+    for (int s = 0; s < spread; s++) {
+        unsigned long long pos = spread > 1 ? (unsigned long long)s * (n - 1) / (unsigned long long)(spread - 1) : 0;
+        if (!has(out, k, pos))
+            out[k++] = pos;
+    }
+    qsort(out, (size_t)k, sizeof *out, ascending); /* failures are reported at their lowest position */
+    return k;
+}
+
+int sec_check_child(void *arg, int unused_fd)
+{
+    (void)unused_fd;
+    sec_job *j = arg;
+    ngcc_instance in;
+    char err[512];
+    if (ngcc_instance_open(j->opt->lib, &in, err, sizeof err)) {
+        j->res->notrun = 1;
+        snprintf(j->res->note, sizeof j->res->note, "cannot load %.460s", err);
+    } else {
+        sec_call_begin(&in, j->res, &j->claims);
+        j->check->run(j);
+    }
+    j->res->finished = 1;
+    return 0;
+}

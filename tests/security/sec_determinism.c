@@ -1,0 +1,145 @@
+/* ngcc-security: determinism. Record 0's seed is used twice in this child
+ * (keygen, then sign or enc, as the KAT driver does); both runs must agree
+ * with each other and with the material made in another process, and
+ * verify/dec must give the same answer twice. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sec_check.h"
+
+typedef struct {
+    unsigned char *pk, *sk, *out, *ss; /* out: signature or ciphertext */
+    ull pk_len, sk_len, out_len, ss_len;
+} run_out;
+
+static void run_alloc(const sec_job *j, run_out *o)
+{
+    memset(o, 0, sizeof *o);
+    o->pk = malloc(j->claims.pk + 1);
+    o->sk = malloc(j->claims.sk + 1);
+    o->out = malloc((j->plan->is_kem ? j->claims.ct : j->claims.sig) + 1);
+    o->ss = malloc(j->claims.ss + 1);
+}
+
+static void run_free(run_out *o)
+{
+    free(o->pk);
+    free(o->sk);
+    free(o->out);
+    free(o->ss);
+}
+
+/* record 0 from its seed: keygen, then sign (its message) or enc */
+static int run_record0(sec_job *j, run_out *o, const char *what)
+{
+    const sec_item *it = &j->plan->item[0];
+    sec_call_seed(j->plan->key_seed[0], what);
+    int rc = sec_keygen(what, o->pk, &o->pk_len, o->sk, &o->sk_len);
+    if (rc == 0 && j->plan->is_kem)
+        rc = sec_enc(what, o->pk, o->pk_len, o->ss, &o->ss_len, o->out, &o->out_len);
+    else if (rc == 0)
+        rc = sec_sign(what, o->sk, o->sk_len, it->m, it->mlen, o->out, &o->out_len);
+    if (rc != 0) {
+        j->res->notrun = 1;
+        snprintf(j->res->note, sizeof j->res->note, "%s returned %d: nothing to compare", j->res->where, rc);
+    }
+    return rc;
+}
+
+/* one comparison; a difference fails the check, naming the first byte */
+static void same(sec_job *j, const char *api, const char *what, const unsigned char *a, ull alen,
+                 const unsigned char *b, ull blen, const char *where)
+{
+    j->res->tried++;
+    if (alen != blen) {
+        sec_fail(j, "%s gave %s of %llu, then %llu bytes for the same DRNG seed (record 0%s)", api, what, alen, blen,
+                 where);
+        return;
+    }
+    for (ull i = 0; i < alen; i++)
+        if (a[i] != b[i]) {
+            sec_fail(j, "%s gave different %s for the same DRNG seed (record 0%s, first difference at byte %llu)",
+                     api, what, where, i);
+            return;
+        }
+}
+
+static void compare_runs(sec_job *j, const run_out *a, const run_out *b, const char *where)
+{
+    const char *kg = j->plan->is_kem ? "kem_keygen" : "sig_keygen";
+    same(j, kg, "public keys", a->pk, a->pk_len, b->pk, b->pk_len, where);
+    same(j, kg, "secret keys", a->sk, a->sk_len, b->sk, b->sk_len, where);
+    if (j->plan->is_kem) {
+        same(j, "kem_enc", "ciphertexts", a->out, a->out_len, b->out, b->out_len, where);
+        same(j, "kem_enc", "shared secrets", a->ss, a->ss_len, b->ss, b->ss_len, where);
+    } else {
+        same(j, "sig_sign", "signatures", a->out, a->out_len, b->out, b->out_len, where);
+    }
+}
+
+/* the material's record 0, made in another process */
+static void material_record0(const sec_job *j, run_out *o)
+{
+    const sec_material *m = j->mat;
+    *o = (run_out){m->pk[0], m->sk[0], m->out[0], m->ss[0], m->pk_len[0], m->sk_len[0], m->out_len[0], m->ss_len[0]};
+}
+
+/* the answer to one question, asked twice */
+static void verify_twice(sec_job *j, const run_out *o, int modified)
+{
+    const sec_item *it = &j->plan->item[0];
+    const char *what = modified ? "record 0, determinism, modified" : "record 0, determinism";
+    unsigned char *out = malloc(o->out_len + 1);
+    memcpy(out, o->out, o->out_len);
+    if (modified && o->out_len)
+        out[0] ^= 0x80;
+    int rc[2];
+    unsigned char *ss[2] = {malloc(j->claims.ss + 1), malloc(j->claims.ss + 1)};
+    ull ss_len[2] = {0, 0};
+    for (int t = 0; t < 2; t++)
+        rc[t] = j->plan->is_kem ? sec_dec(what, o->sk, o->sk_len, out, o->out_len, ss[t], &ss_len[t])
+                                : sec_verify(what, o->pk, o->pk_len, out, o->out_len, it->m, it->mlen);
+    j->res->tried++;
+    const char *api = j->plan->is_kem ? "kem_dec" : "sig_verify";
+    const char *of = modified ? (j->plan->is_kem ? "a modified ciphertext" : "a modified signature")
+                              : (j->plan->is_kem ? "record 0's ciphertext" : "record 0's signature");
+    if (rc[0] != rc[1])
+        sec_fail(j, "%s gave different answers (%d, then %d) for %s", api, rc[0], rc[1], of);
+    else if (j->plan->is_kem && rc[0] == 0)
+        same(j, api, "shared secrets", ss[0], ss_len[0], ss[1], ss_len[1], modified ? ", modified ciphertext" : "");
+    free(out);
+    free(ss[0]);
+    free(ss[1]);
+}
+
+static void determinism(sec_job *j)
+{
+    run_out a, b, mat;
+    run_alloc(j, &a);
+    run_alloc(j, &b);
+    if (run_record0(j, &a, "record 0, determinism run 1") == 0 &&
+        run_record0(j, &b, "record 0, determinism run 2") == 0) {
+        compare_runs(j, &a, &b, "");
+        if (j->mat->item_ok[0]) {
+            material_record0(j, &mat);
+            compare_runs(j, &a, &mat, ", against the run in another process");
+        }
+        verify_twice(j, &a, 0);
+        verify_twice(j, &a, 1);
+        snprintf(j->res->note, sizeof j->res->note, "%lu comparisons of two runs from record 0's seed agree",
+                 j->res->tried);
+    }
+    run_free(&a);
+    run_free(&b);
+}
+
+void sec_sig_determinism(sec_job *j)
+{
+    determinism(j);
+}
+
+void sec_kem_determinism(sec_job *j)
+{
+    determinism(j);
+}

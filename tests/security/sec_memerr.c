@@ -1,0 +1,262 @@
+#define _GNU_SOURCE
+#include "sec_memerr.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ngcc_util.h"
+
+#define REPORT_MAX_LINES 60
+
+/* ---- line helpers over a NUL-terminated log text ---- */
+
+static const char *next_line(const char *p)
+{
+    const char *nl = strchr(p, '\n');
+    return nl ? nl + 1 : NULL;
+}
+
+static int line_len(const char *p)
+{
+    return (int)strcspn(p, "\n");
+}
+
+/* s inside the line at p, or NULL */
+static const char *in_line(const char *p, const char *s)
+{
+    const char *f = strstr(p, s);
+    return (f && f < p + line_len(p)) ? f : NULL;
+}
+
+static const char *prev_line(const char *text, const char *p)
+{
+    if (p <= text)
+        return NULL;
+    const char *q = p - 1; /* the '\n' ending the previous line */
+    while (q > text && q[-1] != '\n')
+        q--;
+    return q;
+}
+
+static char *copy_lines(const char *from, const char *to)
+{
+    size_t n = to ? (size_t)(to - from) : strlen(from);
+    char *s = malloc(n + 1);
+    if (s) {
+        memcpy(s, from, n);
+        s[n] = 0;
+    }
+    return s;
+}
+
+/* ---- sanitizers ---- */
+
+/* "    #0 0x7f.. in sig_sign /path/wots_scheme.c:384" -> "sig_sign (wots_scheme.c:384)" */
+static int asan_frame(const char *line, char *out, size_t cap)
+{
+    char fn[160], loc[512];
+    const char *in = in_line(line, " in ");
+    if (line[strspn(line, " \t")] != '#' || !in || sscanf(in + 4, "%159s %511s", fn, loc) != 2)
+        return 0;
+    const char *base = strrchr(loc, '/');
+    snprintf(out, cap, "%.150s (%.300s)", fn, base ? base + 1 : loc);
+    return 1;
+}
+
+static ngcc_verdict asan_verdict(const char *kind)
+{
+    static const char *const access[] = {"buffer-overflow", "buffer-underflow", "container-overflow",
+                                         "use-after-", "double-free", "bad-free", "alloc-dealloc-mismatch",
+                                         "param-overlap", "negative-size-param", "invalid-pointer-pair"};
+    for (size_t i = 0; i < sizeof access / sizeof access[0]; i++)
+        if (strstr(kind, access[i]))
+            return NGCC_OVERFLOW;
+    return NGCC_CRASH; /* SEGV, stack-overflow (recursion), FPE, ... */
+}
+
+/* "WRITE of size 1" (bad accesses) or "WRITE access" (SEGV), if reported */
+static void asan_access(const char *p, const char *end, char *out, size_t cap)
+{
+    for (; p && p < end; p = next_line(p)) {
+        const char *at = in_line(p, " at ");
+        if ((!strncmp(p, "READ of size", 12) || !strncmp(p, "WRITE of size", 13)) && at) {
+            snprintf(out, cap, "%.*s", (int)(at - p), p);
+            return;
+        }
+        const char *c = in_line(p, "caused by a ");
+        if (c) {
+            snprintf(out, cap, "%.*s access", (int)strcspn(c + 12, " \n"), c + 12);
+            return;
+        }
+    }
+}
+
+/* the end of a report: after its SUMMARY line (ASan) or its stack (UBSan) */
+static const char *report_end(const char *head, int ubsan)
+{
+    const char *p = next_line(head);
+    for (int n = 0; p && n < REPORT_MAX_LINES; n++, p = next_line(p)) {
+        if (ubsan && p[strspn(p, " ")] != '#')
+            return p;
+        if (!ubsan && in_line(p, "SUMMARY: "))
+            return next_line(p);
+    }
+    return p;
+}
+
+static void sanitizer_summary(const char *head, const char *end, int ubsan, sec_memerr *e)
+{
+    char frame[600] = "", access[64] = "", what[240];
+    for (const char *p = next_line(head); p && p < end; p = next_line(p))
+        if (asan_frame(p, frame, sizeof frame))
+            break;
+    if (ubsan) {
+        const char *r = in_line(head, "runtime error: ") + 15;
+        snprintf(what, sizeof what, "UBSan: %.*s", line_len(r), r);
+        e->verdict = NGCC_CRASH;
+    } else {
+        const char *k = in_line(head, "AddressSanitizer: ") + 18;
+        char kind[64];
+        snprintf(kind, sizeof kind, "%.*s", (int)strcspn(k, " \n"), k);
+        asan_access(head, end, access, sizeof access);
+        snprintf(what, sizeof what, "AddressSanitizer %s%s%s", kind, access[0] ? ": " : "", access);
+        e->verdict = asan_verdict(kind);
+    }
+    snprintf(e->summary, sizeof e->summary, "%s%s%s", what, frame[0] ? " in " : "", frame);
+}
+
+int sec_memerr_sanitizer(const char *log_path, sec_memerr *e)
+{
+    memset(e, 0, sizeof *e);
+    size_t len;
+    char *text = ngcc_read_file(log_path, &len);
+    if (!text)
+        return -1;
+    for (const char *p = text; p; p = next_line(p)) {
+        int asan = in_line(p, "ERROR: AddressSanitizer: ") != NULL;
+        int ubsan = !asan && in_line(p, ": runtime error: ") != NULL;
+        if (!asan && !ubsan)
+            continue;
+        const char *end = report_end(p, ubsan);
+        const char *start = prev_line(text, p);
+        if (!start || strncmp(start, "=====", 5) != 0) /* ASan's rule above the report */
+            start = p;
+        e->found = 1;
+        sanitizer_summary(p, end, ubsan, e);
+        e->report = copy_lines(start, end);
+        break;
+    }
+    free(text);
+    return e->found;
+}
+
+/* ---- valgrind ---- */
+
+/* the text after the "==PID== " prefix, or NULL for other lines */
+static const char *vg_text(const char *line)
+{
+    if (strncmp(line, "==", 2) != 0)
+        return NULL;
+    const char *q = in_line(line + 2, "==");
+    if (!q)
+        return NULL;
+    return q[2] == ' ' ? q + 3 : q + 2;
+}
+
+static int vg_blank(const char *line)
+{
+    const char *t = vg_text(line);
+    return !t || line_len(t) == 0;
+}
+
+static ngcc_verdict vg_verdict(const char *headline)
+{
+    if (in_line(headline, "uninitialised"))
+        return NGCC_CRYPTOFAIL;
+    if (!strncmp(headline, "Invalid", 7) || !strncmp(headline, "Mismatched", 10) ||
+        in_line(headline, "overlap") || !strncmp(headline, "Argument", 8))
+        return NGCC_OVERFLOW;
+    return NGCC_CRASH;
+}
+
+static int vg_is_headline(const char *t)
+{
+    static const char *const heads[] = {"Invalid ", "Mismatched free", "Conditional jump", "Use of uninitialised",
+                                        "Syscall param", "Source and destination overlap", "Argument '",
+                                        "Jump to the invalid address"};
+    for (size_t i = 0; i < sizeof heads / sizeof heads[0]; i++)
+        if (strncmp(t, heads[i], strlen(heads[i])) == 0)
+            return 1;
+    return 0;
+}
+
+/* "   at 0x4857712: sig_verify (wots_scheme.c:471)" -> "sig_verify (wots_scheme.c:471)";
+ * 1 only for frames outside valgrind's own replacement libraries and the
+ * suite's link-time wrappers (__wrap_malloc & co. in the instance library) */
+static int vg_frame(const char *t, char *out, size_t cap)
+{
+    const char *s = t + strspn(t, " ");
+    const char *c = in_line(s, ": ");
+    if ((strncmp(s, "at 0x", 5) && strncmp(s, "by 0x", 5)) || !c)
+        return 0;
+    char f[300];
+    snprintf(f, sizeof f, "%.*s", line_len(c + 2), c + 2);
+    if (strstr(f, "vgpreload") || strstr(f, "vg_replace") || !strncmp(f, "__wrap_", 7))
+        return 0;
+    snprintf(out, cap, "%s", f);
+    return 1;
+}
+
+/* headline, first own frame, then the address or the origin of the value */
+static void vg_summary(const char *head, sec_memerr *e)
+{
+    const char *t = vg_text(head);
+    char frame[300] = "", extra[300] = "", origin[300] = "";
+    int in_origin = 0;
+    for (const char *p = next_line(head); p && !vg_blank(p); p = next_line(p)) {
+        const char *s = vg_text(p);
+        const char *s0 = s + strspn(s, " ");
+        const char *by = in_line(s0, "was created by ");
+        if (!strncmp(s0, "Address ", 8)) {
+            snprintf(extra, sizeof extra, "; %.*s", line_len(s0), s0);
+        } else if (by) {
+            in_origin = 1;
+            snprintf(extra, sizeof extra, "; origin: %.*s", line_len(by + 15), by + 15);
+        } else if (in_origin ? !origin[0] : !frame[0]) {
+            vg_frame(s0, in_origin ? origin : frame, 300);
+        }
+    }
+    snprintf(e->summary, sizeof e->summary, "valgrind: %.*s%s%s%s%s%s", line_len(t), t, frame[0] ? " in " : "",
+             frame, extra, origin[0] ? " in " : "", origin);
+    e->verdict = vg_verdict(t);
+}
+
+int sec_memerr_valgrind(const char *log_path, sec_memerr *e)
+{
+    memset(e, 0, sizeof *e);
+    size_t len;
+    char *text = ngcc_read_file(log_path, &len);
+    if (!text)
+        return -1;
+    for (const char *p = text; p; p = next_line(p)) {
+        const char *t = vg_text(p);
+        if (!t || !vg_is_headline(t))
+            continue;
+        const char *end = next_line(p);
+        for (int n = 0; end && !vg_blank(end) && n < REPORT_MAX_LINES; n++)
+            end = next_line(end);
+        e->found = 1;
+        vg_summary(p, e);
+        e->report = copy_lines(p, end);
+        break;
+    }
+    free(text);
+    return e->found;
+}
+
+void sec_memerr_free(sec_memerr *e)
+{
+    free(e->report);
+    memset(e, 0, sizeof *e);
+}

@@ -1,0 +1,66 @@
+/* ngcc-security: what one child process found. The struct lives in shared
+ * memory (mmap MAP_SHARED before fork), so the parent still reads the call in
+ * progress and everything found so far after the child crashed or hung. */
+#ifndef SEC_RESULT_H
+#define SEC_RESULT_H
+
+#include "ngcc_verdict.h"
+
+#define SEC_DETAIL 480
+#define SEC_RC_SLOTS 16
+
+/* Per-check outcome. FINDING is reported but does not fail the test;
+ * NOTRUN means the check had nothing to work on (never counted as a pass). */
+typedef enum { SEC_PASS, SEC_FAIL, SEC_FINDING, SEC_CRASH, SEC_TIMEOUT, SEC_NOTRUN } sec_status;
+
+/* the first problem of one kind and how many there were */
+typedef struct {
+    unsigned long count;
+    char first[SEC_DETAIL];
+} sec_issue;
+
+/* return codes of verify (SIG) or dec (KEM) */
+typedef struct {
+    int n;
+    int value[SEC_RC_SLOTS];
+    unsigned long count[SEC_RC_SLOTS];
+    unsigned long other; /* codes beyond SEC_RC_SLOTS distinct values */
+} sec_rc_hist;
+
+typedef struct {
+    /* progress, written before/after every API call */
+    volatile unsigned long progress; /* API calls completed */
+    char where[200];                 /* the API call in progress */
+    int step;                        /* material: the item being made */
+    /* outcome of the check */
+    volatile int finished;
+    unsigned long tried;      /* negative cases tried */
+    sec_issue failure;        /* the check's own failures */
+    ngcc_verdict fail_verdict;
+    sec_issue finding;        /* tolerated deviations */
+    char note[SEC_DETAIL];    /* summary of a passing check, or why it could not run */
+    int notrun;
+    /* observed on every call, whatever the check */
+    sec_issue buffer;         /* writes outside buffers, changed inputs */
+    sec_issue length;         /* returned lengths above the claimed ones */
+    sec_issue odd_rc;         /* verify/dec codes outside 0 and -1..-99 */
+    sec_rc_hist rc;
+    unsigned long calls_checked;
+    /* KEM: what dec did with modified ciphertexts */
+    unsigned long implicit_rejections, error_returns;
+} sec_result;
+
+const char *sec_status_name(sec_status s);
+/* counts one problem, keeping the text of the first */
+void sec_issue_add(sec_issue *i, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* adds b's counts to a, keeping a's first text if it has one */
+void sec_issue_merge(sec_issue *a, const sec_issue *b);
+void sec_rc_add(sec_rc_hist *h, int rc);
+void sec_rc_merge(sec_rc_hist *a, const sec_rc_hist *b);
+/* "0 x17, -1 x2940" */
+void sec_rc_format(const sec_rc_hist *h, char *out, int len);
+/* a fresh result in shared memory (NULL on failure); free with sec_result_unmap */
+sec_result *sec_result_map(void);
+void sec_result_unmap(sec_result *r);
+
+#endif

@@ -1,0 +1,342 @@
+/* ngcc-security: the parent's steps. Every call into the submission happens
+ * in a child; the parent only plans, waits and merges what children found. */
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#include "ngcc_child.h"
+#include "sec_child.h"
+#include "sec_state.h"
+
+static int problem_rank(sec_status st, ngcc_verdict v)
+{
+    return st == SEC_FAIL ? (int)v : st == SEC_CRASH ? (int)NGCC_CRASH : st == SEC_TIMEOUT ? (int)NGCC_TIMEOUT : -1;
+}
+
+void sec_outcome_add(sec_outcome *o, sec_status st, ngcc_verdict v, const char *detail)
+{
+    int r = problem_rank(st, v);
+    if (r < 0)
+        return;
+    if (o->problems++ == 0 || r > problem_rank(o->status, o->verdict)) {
+        o->status = st;
+        o->verdict = v;
+        snprintf(o->detail, sizeof o->detail, "%s", detail);
+    }
+}
+
+static ngcc_verdict outcome_verdict(const sec_outcome *o)
+{
+    return o->status == SEC_FAIL ? o->verdict : o->status == SEC_CRASH ? NGCC_CRASH
+                                            : o->status == SEC_TIMEOUT ? NGCC_TIMEOUT
+                                                                       : NGCC_PASS;
+}
+
+/* The MEMLIMIT rule of ngcc_child.h: a problem of a child in which an
+ * allocation failed under the memory limit was caused by the limit. */
+static void apply_memlimit(sec_outcome *o, const sec_end *end)
+{
+    if (!end->memlimit || !o->problems)
+        return;
+    char was[sizeof o->detail];
+    snprintf(was, sizeof was, "%s", o->detail);
+    snprintf(o->detail, sizeof o->detail, "%s (it then looked like %s: %.400s)", end->memlimit_detail,
+             ngcc_verdict_name(outcome_verdict(o)), was);
+    o->status = SEC_FAIL;
+    o->verdict = NGCC_MEMLIMIT;
+}
+
+static void child_opts(const sec_state *s, const char *log_name, sec_child_opts *o, char *path, size_t cap)
+{
+    snprintf(path, cap, "%s/%s.log", s->log_dir, log_name);
+    o->call_timeout = s->call_timeout;
+    o->deadline = s->deadline;
+    o->mem_mb = s->opt.mem_mb; /* on top of what is mapped, so ASan's reserved shadow does not count */
+    o->log_path = path;
+    o->sanitizer = s->opt.sanitizer;
+}
+
+/* the first sanitizer report of the run is kept for the test output */
+static void keep_report(sec_state *s, sec_end *end)
+{
+    if (end->memerr.found && !s->report.found) {
+        s->report = end->memerr;
+        memset(&end->memerr, 0, sizeof end->memerr);
+    }
+    sec_memerr_free(&end->memerr);
+}
+
+static void merge_observations(sec_result *all, const sec_result *r)
+{
+    sec_issue_merge(&all->buffer, &r->buffer);
+    sec_issue_merge(&all->length, &r->length);
+    sec_issue_merge(&all->odd_rc, &r->odd_rc);
+    sec_rc_merge(&all->rc, &r->rc);
+    all->calls_checked += r->calls_checked;
+}
+
+/* ---- probe ---- */
+
+typedef struct {
+    const char *lib;
+    sec_probe *p;
+    sec_result *res;
+} probe_job;
+
+static int probe_child(void *arg, int unused_fd)
+{
+    (void)unused_fd;
+    probe_job *pj = arg;
+    sec_probe *p = pj->p;
+    ngcc_instance in;
+    if (ngcc_instance_open(pj->lib, &in, p->error, sizeof p->error) == 0) {
+        const ngcc_meta *m = in.meta;
+        p->is_kem = in.is_kem;
+        p->blank = m->blank;
+        snprintf(p->type, sizeof p->type, "%s", m->type);
+        snprintf(p->algorithm_instance, sizeof p->algorithm_instance, "%s", m->algorithm_instance);
+        snprintf(p->impl_variant, sizeof p->impl_variant, "%s", m->impl_variant);
+        snprintf(p->build_variant, sizeof p->build_variant, "%s", m->build_variant);
+        snprintf(p->flagset, sizeof p->flagset, "%s", m->flagset);
+        snprintf(p->compiler, sizeof p->compiler, "%s", m->compiler);
+        snprintf(p->flags, sizeof p->flags, "%s", m->flags);
+        snprintf(pj->res->where, sizeof pj->res->where, "the length getters");
+        sec_claims_read(&in, &p->claims);
+        p->loaded = 1;
+    }
+    pj->res->finished = 1;
+    return 0;
+}
+
+int sec_run_probe(sec_state *s)
+{
+    sec_probe *p = mmap(NULL, sizeof *p, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    sec_result *r = sec_result_map();
+    if (p == MAP_FAILED || !r) {
+        s->verdict = NGCC_ERROR;
+        snprintf(s->detail, sizeof s->detail, "cannot map shared memory");
+        return -1;
+    }
+    memset(p, 0, sizeof *p);
+    probe_job pj = {s->opt.lib, p, r};
+    sec_child_opts o;
+    char path[1100];
+    sec_end end;
+    child_opts(s, "probe", &o, path, sizeof path);
+    sec_child_run(probe_child, &pj, r, &o, &end);
+    s->probe = *p;
+    snprintf(s->sandbox, sizeof s->sandbox, "%s", end.sandbox);
+    s->mem_limit_mb = end.mem_limit_mb;
+    munmap(p, sizeof *p);
+    sec_result_unmap(r);
+    if (end.status != SEC_PASS) {
+        s->verdict = end.status == SEC_TIMEOUT ? NGCC_TIMEOUT : NGCC_CRASH;
+        snprintf(s->detail, sizeof s->detail, "%s", end.detail);
+        keep_report(s, &end);
+        return -1;
+    }
+    if (!s->probe.loaded) {
+        s->verdict = NGCC_LOADFAIL;
+        snprintf(s->detail, sizeof s->detail, "cannot load the instance library: %s", s->probe.error);
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- material ---- */
+
+/* after this many children in a row that failed on their first item, the
+ * instance fails every time: the remaining items are left unmade */
+#define MATERIAL_GIVE_UP 3
+
+/* the problems of one material child: its failed calls and how it ended */
+static void record_making(sec_state *s, const sec_result *r, const sec_end *end)
+{
+    sec_outcome run = {0};
+    if (r->failure.count)
+        sec_outcome_add(&run, SEC_FAIL, NGCC_CRYPTOFAIL, r->failure.first);
+    sec_outcome_add(&run, end->status, end->verdict, end->detail);
+    apply_memlimit(&run, end);
+    if (!run.problems)
+        return;
+    sec_outcome_add(&s->making, run.status, run.verdict, run.detail);
+    s->making.problems += r->failure.count + (end->status != SEC_PASS) - 1; /* each one counts */
+}
+
+/* one child making the items from job->start on. Returns 1 if it got to the
+ * end; else 0, with the item it failed at and whether no call returned at all */
+static int make_from(sec_state *s, sec_job *job, int *failed_at, int *stuck)
+{
+    sec_result *r = sec_result_map();
+    char name[32], path[1100];
+    sec_child_opts o;
+    sec_end end;
+    snprintf(name, sizeof name, "material-%d", job->start);
+    child_opts(s, name, &o, path, sizeof path);
+    r->step = job->start;
+    job->res = r;
+    sec_child_run(sec_material_child, job, r, &o, &end);
+    merge_observations(&s->obs, r);
+    record_making(s, r, &end);
+    *failed_at = r->step;
+    *stuck = end.status != SEC_PASS && r->progress == 0;
+    sec_result_unmap(r);
+    keep_report(s, &end);
+    return end.status == SEC_PASS;
+}
+
+void sec_run_material(sec_state *s)
+{
+    sec_job job = {&s->opt, &s->plan, s->mat, s->probe.claims, NULL, NULL, 0};
+    int streak = 0, failed_at, stuck;
+    while (job.start < s->plan.nitems && !make_from(s, &job, &failed_at, &stuck)) {
+        streak = failed_at == job.start ? streak + 1 : 1;
+        if (stuck || streak == MATERIAL_GIVE_UP || ngcc_now() > s->deadline) {
+            size_t l = strlen(s->making.detail);
+            if (failed_at + 1 < s->plan.nitems)
+                snprintf(s->making.detail + l, sizeof s->making.detail - l, "; the last %d of %d items were not tried",
+                         s->plan.nitems - failed_at - 1, s->plan.nitems);
+            return;
+        }
+        job.start = failed_at + 1; /* left out; the next child goes on */
+    }
+}
+
+/* ---- checks ---- */
+
+static void judge_run_check(sec_outcome *out, const sec_result *r, const sec_end *end)
+{
+    char text[2 * SEC_DETAIL];
+    out->tried = r->tried;
+    out->implicit_rejections = r->implicit_rejections;
+    out->error_returns = r->error_returns;
+    if (end->status != SEC_PASS)
+        sec_outcome_add(out, end->status, end->verdict, end->detail);
+    if (r->failure.count) {
+        snprintf(text, sizeof text, "%s (%lu of %lu cases)", r->failure.first, r->failure.count, r->tried);
+        sec_outcome_add(out, SEC_FAIL, r->fail_verdict, text);
+        out->problems += r->failure.count - 1;
+    }
+    if (out->problems)
+        return;
+    if (r->finding.count) {
+        out->status = SEC_FINDING;
+        snprintf(out->detail, sizeof out->detail, "%s (%lu of %lu cases)", r->finding.first, r->finding.count,
+                 r->tried);
+    } else if (r->notrun || r->tried == 0) {
+        out->status = SEC_NOTRUN;
+        snprintf(out->detail, sizeof out->detail, "%s", r->notrun ? r->note : "nothing to check: no usable key or "
+                                                                               "signature/ciphertext was made");
+    } else {
+        out->status = SEC_PASS;
+        snprintf(out->detail, sizeof out->detail, "%s", r->note);
+    }
+}
+
+static void run_check(sec_state *s, sec_outcome *out)
+{
+    if (ngcc_now() > s->deadline) {
+        out->status = SEC_TIMEOUT;
+        snprintf(out->detail, sizeof out->detail, "not run: the test's time budget ran out before it");
+        return;
+    }
+    sec_result *r = sec_result_map();
+    sec_job job = {&s->opt, &s->plan, s->mat, s->probe.claims, r, out->check, 0};
+    char path[1100];
+    sec_child_opts o;
+    sec_end end;
+    child_opts(s, out->check->name, &o, path, sizeof path);
+    sec_child_run(sec_check_child, &job, r, &o, &end);
+    out->seconds = end.seconds;
+    merge_observations(&s->obs, r);
+    judge_run_check(out, r, &end);
+    apply_memlimit(out, &end);
+    keep_report(s, &end);
+    sec_result_unmap(r);
+}
+
+/* the checks judged from every call's observations */
+static void judge_observed(sec_state *s, sec_outcome *out)
+{
+    const sec_result *a = &s->obs;
+    const char *name = out->check->name;
+    const sec_issue *i = !strcmp(name, "buffer_safety") ? &a->buffer : !strcmp(name, "claimed_lengths") ? &a->length
+                                                                                                      : &a->odd_rc;
+    char codes[300];
+    out->tried = a->calls_checked;
+    if (a->calls_checked == 0 || (i == &a->odd_rc && a->rc.n == 0 && !a->rc.other)) {
+        out->status = SEC_NOTRUN;
+        snprintf(out->detail, sizeof out->detail, "no call of the instance%s returned",
+                 i != &a->odd_rc ? "" : s->probe.is_kem ? " to kem_dec" : " to sig_verify");
+    } else if (i->count) {
+        out->status = i == &a->odd_rc ? SEC_FINDING : SEC_FAIL;
+        out->verdict = out->check->fail_verdict;
+        out->problems = i->count;
+        snprintf(out->detail, sizeof out->detail, "%s (%lu of %lu calls)", i->first, i->count, a->calls_checked);
+    } else if (i == &a->odd_rc) {
+        sec_rc_format(&a->rc, codes, sizeof codes);
+        out->status = SEC_PASS;
+        snprintf(out->detail, sizeof out->detail, "%s return codes: %s", s->probe.is_kem ? "kem_dec" : "sig_verify",
+                 codes);
+    } else {
+        out->status = SEC_PASS;
+        snprintf(out->detail, sizeof out->detail, "%lu calls: %s", a->calls_checked,
+                 i == &a->buffer ? (s->opt.sanitizer ? "inputs unchanged, nothing written past returned lengths "
+                                                       "(out-of-bounds writes: AddressSanitizer)"
+                                                     : "guards intact, inputs unchanged, nothing written past "
+                                                       "returned lengths")
+                                 : "no length above the claimed one");
+    }
+}
+
+void sec_run_checks(sec_state *s)
+{
+    for (int c = 0; c < s->nchecks; c++)
+        if (s->checks[c].run)
+            run_check(s, &s->out[c]);
+    for (int c = 0; c < s->nchecks; c++)
+        if (!s->checks[c].run)
+            judge_observed(s, &s->out[c]);
+    /* the honest check also answers for the keys and signatures that could not be made */
+    if (s->making.problems) {
+        sec_outcome *h = &s->out[0];
+        sec_outcome_add(h, s->making.status, s->making.verdict, s->making.detail);
+        h->problems += s->making.problems - 1;
+    }
+}
+
+/* ---- verdict ---- */
+
+void sec_judge(sec_state *s)
+{
+    int worst = -1, failed = 0, notrun = -1, findings = 0;
+    for (int c = 0; c < s->nchecks; c++) {
+        ngcc_verdict v = outcome_verdict(&s->out[c]);
+        failed += v != NGCC_PASS;
+        findings += s->out[c].status == SEC_FINDING;
+        if (v != NGCC_PASS && (worst < 0 || v > outcome_verdict(&s->out[worst])))
+            worst = c;
+        if (s->out[c].status == SEC_NOTRUN && notrun < 0)
+            notrun = c;
+    }
+    if (worst >= 0) {
+        s->verdict = outcome_verdict(&s->out[worst]);
+        snprintf(s->detail, sizeof s->detail, "%s", s->out[worst].detail);
+        if (failed > 1) {
+            size_t l = strlen(s->detail);
+            snprintf(s->detail + l, sizeof s->detail - l, " [%d checks failed]", failed);
+        }
+    } else if (notrun >= 0) {
+        /* a check that could not run is never a pass */
+        s->verdict = NGCC_ERROR;
+        snprintf(s->detail, sizeof s->detail, "check %s could not run: %s", s->out[notrun].check->name,
+                 s->out[notrun].detail);
+    } else {
+        s->verdict = NGCC_PASS;
+        snprintf(s->detail, sizeof s->detail, "%d checks passed", s->nchecks - findings);
+        if (findings) {
+            size_t l = strlen(s->detail);
+            snprintf(s->detail + l, sizeof s->detail - l, ", %d reported a finding", findings);
+        }
+    }
+}

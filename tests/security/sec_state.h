@@ -1,0 +1,60 @@
+/* ngcc-security: the parent's view of one test run, from probing the
+ * library to the verdict. */
+#ifndef SEC_STATE_H
+#define SEC_STATE_H
+
+#include "sec_check.h"
+#include "sec_memerr.h"
+
+#define SEC_MAX_CHECKS 16
+
+/* what the library says about itself (filled by the probe child) */
+typedef struct {
+    int loaded;
+    char error[512];
+    int is_kem, blank;
+    sec_claims claims;
+    char type[8], algorithm_instance[80], impl_variant[32], build_variant[16], flagset[32];
+    char compiler[128], flags[1024];
+} sec_probe;
+
+/* the final outcome of one check */
+typedef struct {
+    const sec_check *check;
+    sec_status status;
+    ngcc_verdict verdict; /* of a FAIL */
+    char detail[2 * SEC_DETAIL];
+    unsigned long tried, problems;
+    unsigned long implicit_rejections, error_returns; /* KEM modified_ciphertext */
+    double seconds;
+} sec_outcome;
+
+typedef struct {
+    sec_options opt;
+    const char *kind; /* "security" or "sanitizer" */
+    char log_dir[1024];
+    double deadline, call_timeout;
+    sec_probe probe;
+    sec_plan plan;
+    sec_material *mat;
+    const sec_check *checks;
+    int nchecks;
+    sec_outcome out[SEC_MAX_CHECKS];
+    sec_outcome making;  /* problems while making keys and signatures */
+    sec_result obs;      /* every call's observations, merged (parent memory) */
+    sec_memerr report;   /* the first sanitizer report */
+    char sandbox[256];   /* the isolation the children got (the probe's) */
+    unsigned long mem_limit_mb;
+    ngcc_verdict verdict;
+    char detail[2 * SEC_DETAIL];
+} sec_state;
+
+/* each step may set s->verdict (LOADFAIL, CRASH...) and stop the run */
+int sec_run_probe(sec_state *s);
+void sec_run_material(sec_state *s);
+void sec_run_checks(sec_state *s);
+void sec_judge(sec_state *s);
+/* keeps the worse of the outcome's problem and this one; counts problems */
+void sec_outcome_add(sec_outcome *o, sec_status st, ngcc_verdict v, const char *detail);
+
+#endif

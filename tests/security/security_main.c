@@ -1,0 +1,159 @@
+/* ngcc-security: the security test of one instance (CTest label "security";
+ * with --sanitizer, the security-asan test on the ASan/UBSan library).
+ * Makes keys and signatures (or ciphertexts) from the KAT record seeds in
+ * child processes, runs every check in a child of its own (a crash or hang
+ * is that check's CRASH/TIMEOUT), judges buffer safety, lengths and return
+ * codes from every call, writes one JSON record, runs one CMocka case per
+ * check, prints one verdict line and exits 0 iff the verdict is --expect. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "ngcc_child.h"
+#include "ngcc_record.h"
+#include "ngcc_util.h"
+#include "sec_buf.h"
+#include "sec_record.h"
+#include "sec_state.h"
+
+#define DEFAULT_CALL_TIMEOUT 60.0
+
+static sec_state S;
+
+/* BUILDFAIL when the build test's record says so (detail: its first error) */
+static int build_failed(const char *path)
+{
+    if (!path || access(path, R_OK) != 0)
+        return 0;
+    cJSON *b = ngcc_record_load(path);
+    if (!b)
+        return 0;
+    const cJSON *v = cJSON_GetObjectItem(b, "verdict");
+    int failed = cJSON_IsString(v) && strcmp(v->valuestring, "BUILDFAIL") == 0;
+    if (failed) {
+        const cJSON *e = cJSON_GetObjectItem(b, "first_error");
+        snprintf(S.detail, sizeof S.detail, "the instance did not compile: %s",
+                 cJSON_IsString(e) ? e->valuestring : "(see the build test)");
+    }
+    cJSON_Delete(b);
+    return failed;
+}
+
+static void setup(void)
+{
+    S.kind = S.opt.sanitizer ? "sanitizer" : "security";
+    if (S.opt.log_dir) {
+        snprintf(S.log_dir, sizeof S.log_dir, "%s", S.opt.log_dir);
+    } else {
+        const char *slash = strrchr(S.opt.record_out, '/');
+        int dl = slash ? (int)(slash - S.opt.record_out) : 1;
+        snprintf(S.log_dir, sizeof S.log_dir, "%.*s/%s.logs", dl, slash ? S.opt.record_out : ".", S.kind);
+    }
+    ngcc_mkdirs(S.log_dir, 1);
+    /* a stalled call is given a fifth of the budget, so the other checks still run */
+    S.call_timeout = S.opt.call_timeout > 0 ? S.opt.call_timeout
+                     : S.opt.timeout > 0    ? S.opt.timeout / 5
+                                            : DEFAULT_CALL_TIMEOUT;
+    S.deadline = S.opt.timeout > 0 ? ngcc_now() + S.opt.timeout : 1e300;
+    sec_buf_set_exact(S.opt.sanitizer);
+}
+
+static void run(void)
+{
+    if (build_failed(S.opt.build_record)) {
+        S.verdict = NGCC_BUILDFAIL;
+        return;
+    }
+    if (access(S.opt.lib, R_OK) != 0) {
+        S.verdict = NGCC_LOADFAIL;
+        snprintf(S.detail, sizeof S.detail, "%s: %s; run its build test first (ctest -L build)", S.opt.lib,
+                 strerror(errno));
+        return;
+    }
+    if (sec_run_probe(&S))
+        return;
+    S.checks = sec_checks(S.probe.is_kem, &S.nchecks);
+    for (int c = 0; c < S.nchecks; c++)
+        S.out[c].check = &S.checks[c];
+    sec_plan_make(&S.plan, S.probe.is_kem, S.opt.keys, S.opt.kat_records);
+    S.mat = sec_material_map(&S.plan, &S.probe.claims);
+    if (!S.mat) {
+        S.verdict = NGCC_ERROR;
+        snprintf(S.detail, sizeof S.detail, "cannot map shared memory for the claimed sizes (pk %llu, sk %llu)",
+                 S.probe.claims.pk, S.probe.claims.sk);
+        return;
+    }
+    sec_run_material(&S);
+    sec_run_checks(&S);
+    sec_judge(&S);
+}
+
+/* ---- output ---- */
+
+static void print_checks(void)
+{
+    if (S.report.found && S.report.report)
+        printf("---- first sanitizer report ----\n%s---- end of sanitizer report ----\n", S.report.report);
+    for (int c = 0; c < S.nchecks; c++)
+        printf("ngcc: %s check %s: %s: %s\n", S.kind, S.out[c].check->name, sec_status_name(S.out[c].status),
+               S.out[c].detail);
+}
+
+static void case_check(void **state)
+{
+    const sec_outcome *o = *state;
+    switch (o->status) {
+    case SEC_PASS: return;
+    case SEC_FINDING: print_message("finding: %s\n", o->detail); return;
+    case SEC_NOTRUN: print_message("not run: %s\n", o->detail); skip(); return;
+    default: fail_msg("%s: %s", sec_status_name(o->status), o->detail);
+    }
+}
+
+static void case_load(void **state)
+{
+    (void)state;
+    fail_msg("%s: %s", ngcc_verdict_name(S.verdict), S.detail);
+}
+
+static void run_cases(void)
+{
+    char group[300];
+    snprintf(group, sizeof group, "%s %s", S.kind, S.opt.name);
+    struct CMUnitTest tests[SEC_MAX_CHECKS];
+    int n = 0;
+    for (int c = 0; c < S.nchecks; c++)
+        tests[n++] = (struct CMUnitTest){S.out[c].check->name, case_check, NULL, NULL, &S.out[c]};
+    if (n == 0) /* nothing could be checked: the reason is one failing case */
+        tests[n++] = (struct CMUnitTest){"instance_loads", case_load, NULL, NULL, NULL};
+    _cmocka_run_group_tests(group, tests, (size_t)n, NULL, NULL);
+}
+
+int main(int argc, char **argv)
+{
+    if (sec_options_parse(argc, argv, &S.opt))
+        return 2;
+    char start[32];
+    ngcc_utc_now(start);
+    setup();
+    run();
+    print_checks();
+    sec_record_write(&S, start);
+    run_cases();
+    printf("ngcc: verdict %s %s: %s: %s\n", S.kind, S.opt.name, ngcc_verdict_name(S.verdict), S.detail);
+    if (S.opt.expect != NGCC_PASS)
+        printf("ngcc: expected %s, got %s: %s\n", ngcc_verdict_name((ngcc_verdict)S.opt.expect),
+               ngcc_verdict_name(S.verdict), (int)S.verdict == S.opt.expect ? "as expected" : "UNEXPECTED");
+    sec_memerr_free(&S.report);
+    sec_material_unmap(S.mat);
+    sec_plan_free(&S.plan);
+    return (int)S.verdict == S.opt.expect ? 0 : 1;
+}

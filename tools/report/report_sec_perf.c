@@ -1,0 +1,225 @@
+/* Sections 4 (performance) and 5 (resource consumption). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report_fmt.h"
+#include "report_sections.h"
+#include "report_svg.h"
+
+#define MAX_OPS 16
+
+/* para listing the instances that have no record of this kind */
+static void untimed(rs_ctx *x, const char *kind, const char *what)
+{
+    char list[2048] = "";
+    for (size_t i = 0; i < x->cand->ninst; i++)
+        if (!rp_find(&x->cand->inst[i], kind, NULL))
+            list_add(list, sizeof list, x->cand->inst[i].key);
+    if (list[0])
+        rd_para(x->doc, "No %s records (%s): %s.", kind, what, list);
+}
+
+static void cell_n(rd_table *t, const rp_record *r, char *missing, size_t cap)
+{
+    double tr, it, n;
+    const cJSON *j = r->json;
+    if (j && rj_num(j, "stats.trials", &tr) && rj_num(j, "stats.iterations", &it))
+        rd_cell_text(t, "%.0f \xC3\x97 %.0f", tr, it);
+    else if (j && rj_num(j, "stats.n", &n))
+        rd_cell_text(t, "%.0f", n);
+    else
+        cell_missing(t, r, "stats.trials/stats.iterations", missing, cap);
+}
+
+static void cell_iqr(rd_table *t, const rp_record *r, char *missing, size_t cap)
+{
+    double q1, q3;
+    char b[NGCC_FMT_MAX];
+    if (r->json && rj_num(r->json, "stats.q1", &q1) && rj_num(r->json, "stats.q3", &q3))
+        rd_cell_text(t, "%s", ngcc_fmt_count(b, q3 - q1));
+    else
+        cell_missing(t, r, "stats.q1/stats.q3", missing, cap);
+}
+
+static void cell_baseline(rd_table *t, const rp_record *r)
+{
+    double med, base, tol;
+    char c[NGCC_FMT_MAX], tl[NGCC_FMT_MAX];
+    if (r->json && rj_num(r->json, "stats.median", &med) && rj_num(r->json, "baseline.median", &base) && base > 0) {
+        ngcc_fmt_change(c, med / base - 1);
+        if (rj_num(r->json, "baseline.tolerance", &tol))
+            rd_cell_text(t, "%s (tolerance %s)", c, ngcc_fmt_percent(tl, tol));
+        else
+            rd_cell_text(t, "%s", c);
+    } else
+        rd_cell_text(t, "no baseline");
+}
+
+static void perf_row(rs_ctx *x, rd_table *t, const rp_instance *in, const rp_record *r, int baseline_col)
+{
+    char missing[512] = "";
+    rd_cell_text(t, "%s", in->key);
+    int note = r->json ? note_verdict(x->doc, r) : note_malformed(x->doc, r);
+    rd_cell_note(t, note, "%s", r->op ? r->op : "?");
+    int ta;
+    if (r->json && rj_bool(r->json, "timed_anyway", &ta) && ta)
+        rd_last_note(t, note_timed_anyway(x->doc, x, in));
+    cell_num(t, r, "stats.mean_cycles", ngcc_fmt_count, missing, sizeof missing);
+    cell_num(t, r, "stats.mean_ns", ngcc_fmt_time_ns, missing, sizeof missing);
+    cell_num(t, r, "stats.ops_per_s", ngcc_fmt_rate, missing, sizeof missing);
+    cell_num(t, r, "stats.median", ngcc_fmt_count, missing, sizeof missing);
+    cell_iqr(t, r, missing, sizeof missing);
+    cell_n(t, r, missing, sizeof missing);
+    if (baseline_col)
+        cell_baseline(t, r);
+    rd_row_gaps(x->doc, t, "%s has no usable value for %s.", r->file, missing);
+}
+
+static int any_baseline(rs_ctx *x)
+{
+    for (size_t i = 0; i < x->cand->ninst; i++)
+        for (size_t k = 0; k < x->cand->inst[i].nrecs; k++) {
+            const rp_record *r = x->cand->inst[i].recs[k];
+            if (!strcmp(r->kind, "perf") && r->json && cJSON_IsObject(rj_get(r->json, "baseline")))
+                return 1;
+        }
+    return 0;
+}
+
+static void perf_chart(rs_ctx *x)
+{
+    rs_bar bars[256];
+    char labels[256][160];
+    size_t n = 0;
+    for (size_t i = 0; i < x->cand->ninst; i++) {
+        rp_record *ops[MAX_OPS];
+        size_t k = rp_find_ops(&x->cand->inst[i], "perf", ops, MAX_OPS);
+        for (size_t o = 0; o < k && n < 256; o++, n++) {
+            snprintf(labels[n], sizeof labels[n], "%s %s", x->cand->inst[i].key, ops[o]->op ? ops[o]->op : "?");
+            bars[n] = (rs_bar){labels[n], ops[o]->op ? ops[o]->op : "?",
+                               ops[o]->json ? rj_numnan(ops[o]->json, "stats.mean_cycles") : NAN};
+        }
+    }
+    if (n)
+        rd_svg(x->doc, rs_log_bars("Mean cycles per operation", "cycles", bars, n));
+}
+
+/* a constant-rate counter (TSC, cntvct) counts reference ticks, not core cycles: say so */
+static void reference_clock_caveat(rs_ctx *x)
+{
+    char names[256] = "";
+    for (size_t i = 0; i < x->cand->ninst; i++)
+        for (size_t k = 0; k < x->cand->inst[i].nrecs; k++) {
+            const rp_record *r = x->cand->inst[i].recs[k];
+            const char *name = r->json && !strcmp(r->kind, "perf") ? rj_str(r->json, "counter.name") : NULL;
+            int cycles;
+            if (!name)
+                continue;
+            int reference = rj_bool(r->json, "counter.counts_cycles", &cycles) ? !cycles
+                                                                              : !strcmp(name, "tsc") || !strcmp(name, "cntvct");
+            if (reference && !strstr(names, name))
+                list_add(names, sizeof names, name);
+        }
+    if (names[0])
+        rd_para(x->doc, "Here the cycles are ticks of %s: a constant-rate reference clock, not core cycles (no core "
+                        "cycle counter was available), so they scale with time, not with the core clock.", names);
+}
+
+void sec_performance(rs_ctx *x)
+{
+    rd_heading(x->doc, 2, "4. Performance");
+    if (!rp_has_kind(x->sys, x->cand, "perf")) {
+        rd_para(x->doc, "No perf records for %s: the perf label was not run.", x->cand->id);
+        return;
+    }
+    rd_para(x->doc, "Mean cycles = total counter ticks / total calls; median and IQR (Q3 - Q1) are of single-"
+                    "operation samples; n = trials \xC3\x97 iterations. The counter is named in section 2.");
+    reference_clock_caveat(x);
+    int bcol = any_baseline(x);
+    rd_table *t = bcol ? rd_table_new(x->doc, "llrrrrrrl", "Instance", "Operation", "Mean cycles", "Mean time",
+                                      "ops/s", "Median", "IQR", "n", "Median vs baseline")
+                       : rd_table_new(x->doc, "llrrrrrr", "Instance", "Operation", "Mean cycles", "Mean time",
+                                      "ops/s", "Median", "IQR", "n");
+    for (size_t i = 0; i < x->cand->ninst; i++) {
+        rp_record *ops[MAX_OPS];
+        size_t k = rp_find_ops(&x->cand->inst[i], "perf", ops, MAX_OPS);
+        for (size_t o = 0; o < k; o++)
+            perf_row(x, t, &x->cand->inst[i], ops[o], bcol);
+    }
+    untimed(x, "perf", "not timed");
+    perf_chart(x);
+}
+
+/* ---- 5. resources ---- */
+
+static void static_cells(rs_ctx *x, rd_table *t, const rp_instance *in, char *missing, size_t cap)
+{
+    const rp_record *sz = rp_find(in, "sizes", NULL);
+    if (!sz || !sz->json) {
+        int note = sz ? note_malformed(x->doc, sz)
+                      : rd_note(x->doc, "%s/sizes.json: no such record (run ctest -L perf).", inst_dir(x, in));
+        rd_cell_note(t, note, "%s", NGCC_FMT_GAP);
+        rd_cell_note(t, note, "%s", NGCC_FMT_GAP);
+        return;
+    }
+    cell_num(t, sz, "static.loadable_total", ngcc_fmt_bytes, missing, cap);
+    double tx, da, bs;
+    char a[NGCC_FMT_MAX], b[NGCC_FMT_MAX], c[NGCC_FMT_MAX];
+    if (rj_num(sz->json, "static.text", &tx) && rj_num(sz->json, "static.data", &da) &&
+        rj_num(sz->json, "static.bss", &bs))
+        rd_cell_text(t, "%s / %s / %s", ngcc_fmt_bytes(a, tx), ngcc_fmt_bytes(b, da), ngcc_fmt_bytes(c, bs));
+    else
+        cell_missing(t, sz, "static.text/data/bss", missing, cap);
+}
+
+static void mem_cell_kb(rd_table *t, const rp_record *r, const char *path, char *missing, size_t cap)
+{
+    double v;
+    char b[NGCC_FMT_MAX];
+    if (r && r->json && rj_num(r->json, path, &v))
+        rd_cell_text(t, "%s", ngcc_fmt_bytes(b, v * 1024));
+    else
+        cell_missing(t, r, path, missing, cap);
+}
+
+static void resource_row(rs_ctx *x, rd_table *t, const rp_instance *in, const rp_record *m)
+{
+    char missing[512] = "";
+    rd_cell_text(t, "%s", in->key);
+    if (m)
+        rd_cell_note(t, m->json ? note_verdict(x->doc, m) : note_malformed(x->doc, m), "%s", m->op ? m->op : "?");
+    else
+        rd_cell_text(t, "(static only)");
+    static_cells(x, t, in, missing, sizeof missing);
+    mem_cell_kb(t, m, "baseline_rss_kb", missing, sizeof missing);
+    mem_cell_kb(t, m, "peak_rss_kb", missing, sizeof missing);
+    cell_num(t, m, "heap_peak_bytes", ngcc_fmt_bytes, missing, sizeof missing);
+    cell_num(t, m, "stack_hwm_bytes", ngcc_fmt_bytes, missing, sizeof missing);
+    rd_row_gaps(x->doc, t, "%s has no usable value for %s.", m ? m->file : "sizes.json", missing);
+}
+
+void sec_resources(rs_ctx *x)
+{
+    rd_heading(x->doc, 2, "5. Resource consumption");
+    if (!rp_has_kind(x->sys, x->cand, "mem") && !rp_has_kind(x->sys, x->cand, "sizes")) {
+        rd_para(x->doc, "No mem or sizes records for %s: the perf label was not run.", x->cand->id);
+        return;
+    }
+    rd_para(x->doc, "Static image: sum of the instance library's loadable ELF segments. RSS: VmRSS before and "
+                    "VmHWM during the operation, in a process of its own. Heap peak: bytes allocated at once. "
+                    "Stack: high-water mark of a painted stack.");
+    rd_table *t = rd_table_new(x->doc, "llrrrrrr", "Instance", "Operation", "Static image", "text / data / bss",
+                               "Baseline RSS", "Peak RSS", "Heap peak", "Stack high-water");
+    for (size_t i = 0; i < x->cand->ninst; i++) {
+        const rp_instance *in = &x->cand->inst[i];
+        rp_record *ops[MAX_OPS];
+        size_t k = rp_find_ops(in, "mem", ops, MAX_OPS);
+        for (size_t o = 0; o < k; o++)
+            resource_row(x, t, in, ops[o]);
+        if (!k && rp_find(in, "sizes", NULL))
+            resource_row(x, t, in, NULL);
+    }
+    untimed(x, "mem", "not measured");
+}

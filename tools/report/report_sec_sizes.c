@@ -1,0 +1,233 @@
+/* Section 6: sizes, and the symmetric primitives (ICCS hash and DRNG). */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report_fmt.h"
+#include "report_sections.h"
+#include "report_svg.h"
+
+#define MAX_OPS 16
+
+static int cand_has_type(rs_ctx *x, const char *type)
+{
+    for (size_t i = 0; i < x->cand->ninst; i++) {
+        const cJSON *m = rp_meta(&x->cand->inst[i]);
+        const char *t = m ? rj_str(m, "type") : NULL;
+        if (t && strcmp(t, type) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* a claimed size: sizes.json claimed.<f>, else the kat record's meta.claimed_<f> */
+static void size_cell(rd_table *t, const rp_instance *in, const char *f, int applies, char *missing, size_t cap,
+                      int *from_kat)
+{
+    if (!applies) {
+        rd_cell_text(t, "n/a");
+        return;
+    }
+    const rp_record *sz = rp_find(in, "sizes", NULL);
+    char path[64], b[NGCC_FMT_MAX];
+    double v;
+    snprintf(path, sizeof path, "claimed.%s", f);
+    if (sz && sz->json && rj_num(sz->json, path, &v)) {
+        rd_cell_text(t, "%s", ngcc_fmt_int(b, v));
+        return;
+    }
+    const cJSON *m = rp_meta(in);
+    snprintf(path, sizeof path, "claimed_%s", f);
+    if (m && rj_num(m, path, &v)) {
+        rd_cell_text(t, "%s", ngcc_fmt_int(b, v));
+        *from_kat = 1;
+        return;
+    }
+    rd_cell_gap(t);
+    list_add(missing, cap, f);
+}
+
+static void observed_cell(rd_table *t, const rp_instance *in, int applies)
+{
+    const rp_record *sz = rp_find(in, "sizes", NULL);
+    double lo, hi;
+    char a[NGCC_FMT_MAX], b[NGCC_FMT_MAX];
+    if (!applies)
+        rd_cell_text(t, "n/a");
+    else if (sz && sz->json && rj_num(sz->json, "observed_sig_min", &lo) && rj_num(sz->json, "observed_sig_max", &hi))
+        rd_cell_text(t, lo == hi ? "%s" : "%s \xE2\x80\x93 %s", ngcc_fmt_int(a, lo), ngcc_fmt_int(b, hi));
+    else
+        rd_cell_text(t, "%s", NGCC_FMT_GAP);
+}
+
+static void sizes_table(rs_ctx *x)
+{
+    int sig = cand_has_type(x, "SIG"), kem = cand_has_type(x, "KEM");
+    const char *heads[8];
+    char align[9] = "lrr";
+    int h = 0;
+    heads[h++] = "Instance";
+    heads[h++] = "Public key";
+    heads[h++] = "Secret key";
+    if (sig || !kem) {
+        heads[h++] = "Signature (max)";
+        heads[h++] = "Signature observed";
+        strcat(align, "rr");
+    }
+    if (kem) {
+        heads[h++] = "Ciphertext";
+        heads[h++] = "Shared secret";
+        strcat(align, "rr");
+    }
+    rd_table *t = rd_table_newv(x->doc, align, heads);
+    for (size_t i = 0; i < x->cand->ninst; i++) {
+        const rp_instance *in = &x->cand->inst[i];
+        const cJSON *m = rp_meta(in);
+        const char *type = m ? rj_str(m, "type") : NULL;
+        int is_sig = !type || strcmp(type, "SIG") == 0, is_kem = !type || strcmp(type, "KEM") == 0;
+        char missing[128] = "";
+        int from_kat = 0;
+        rd_cell_text(t, "%s", in->key);
+        size_cell(t, in, "pk", 1, missing, sizeof missing, &from_kat);
+        size_cell(t, in, "sk", 1, missing, sizeof missing, &from_kat);
+        if (sig || !kem) {
+            size_cell(t, in, "sn", is_sig, missing, sizeof missing, &from_kat);
+            observed_cell(t, in, is_sig);
+        }
+        if (kem) {
+            size_cell(t, in, "ct", is_kem, missing, sizeof missing, &from_kat);
+            size_cell(t, in, "ss", is_kem, missing, sizeof missing, &from_kat);
+        }
+        rd_row_gaps(x->doc, t, "%s: no claimed size for %s in sizes.json or in the KAT record's meta.",
+                    inst_dir(x, in), missing);
+        if (from_kat)
+            rd_add_note(rd_at(t, t->nrows - 1, 0),
+                        rd_note(x->doc, "No sizes.json: sizes from the API getters as reported by the KAT test (kat.json meta)."));
+    }
+}
+
+/* ---- symmetric primitives ---- */
+
+static const char *sym_label(const char *sym)
+{
+    if (strcmp(sym, "get_random_number") == 0)
+        return "drng";
+    if (strcmp(sym, "init_random_number") == 0)
+        return "drng-init";
+    return sym;
+}
+
+typedef struct {
+    const char *name;
+    double mean;
+} call_mean;
+
+static int cmp_calls(const void *a, const void *b)
+{
+    const call_mean *x = a, *y = b;
+    if (x->mean != y->mean)
+        return x->mean < y->mean ? 1 : -1;
+    return strcmp(x->name, y->name);
+}
+
+/* "sm3hash 16.1 k, pseudoXOF 1.07 k, drng 2": by mean count, zero counts left out */
+static void calls_text(const cJSON *calls, char *out, size_t cap)
+{
+    call_mean cm[32];
+    size_t n = 0;
+    const cJSON *c;
+    cJSON_ArrayForEach(c, calls)
+    {
+        double mean;
+        if (n < 32 && c->string && rj_num(c, "mean", &mean) && mean > 0)
+            cm[n++] = (call_mean){sym_label(c->string), mean};
+    }
+    qsort(cm, n, sizeof *cm, cmp_calls);
+    out[0] = 0;
+    for (size_t i = 0; i < n; i++) {
+        char v[NGCC_FMT_MAX], one[96];
+        snprintf(one, sizeof one, "%s %s", cm[i].name, ngcc_fmt_calls(v, cm[i].mean));
+        list_add(out, cap, one);
+    }
+    if (!n && cJSON_IsObject(calls))
+        snprintf(out, cap, "no ICCS calls");
+}
+
+static void prof_row(rs_ctx *x, rd_table *t, const rp_instance *in, const rp_record *r)
+{
+    char missing[256] = "";
+    rd_cell_text(t, "%s", in->key);
+    rd_cell_note(t, r->json ? note_verdict(x->doc, r) : note_malformed(x->doc, r), "%s", r->op ? r->op : "?");
+    int miss;
+    if (r->json && rj_bool(r->json, "may_miss", &miss) && miss) {
+        const char *why = rj_str(r->json, "may_miss_reason");
+        if (!why)
+            why = rj_str(r->json, "reason");
+        rd_last_note(t, rd_note(x->doc, "%s: link-time wrapping may have missed calls: %s", r->file,
+                                why ? why : "no reason recorded"));
+    }
+    cell_num(t, r, "share.hash", ngcc_fmt_percent, missing, sizeof missing);
+    cell_num(t, r, "share.drng", ngcc_fmt_percent, missing, sizeof missing);
+    const cJSON *calls = r->json ? rj_get(r->json, "calls") : NULL;
+    char text[1024];
+    calls_text(calls, text, sizeof text);
+    if (cJSON_IsObject(calls))
+        rd_cell_text(t, "%s", text);
+    else
+        cell_missing(t, r, "calls", missing, sizeof missing);
+    rd_row_gaps(x->doc, t, "%s has no usable value for %s.", r->file, missing);
+}
+
+static void prof_chart(rs_ctx *x)
+{
+    rs_share rows[256];
+    char labels[256][160];
+    size_t n = 0;
+    for (size_t i = 0; i < x->cand->ninst; i++) {
+        rp_record *ops[MAX_OPS];
+        size_t k = rp_find_ops(&x->cand->inst[i], "prof", ops, MAX_OPS);
+        for (size_t o = 0; o < k && n < 256; o++, n++) {
+            snprintf(labels[n], sizeof labels[n], "%s %s", x->cand->inst[i].key, ops[o]->op ? ops[o]->op : "?");
+            const cJSON *j = ops[o]->json;
+            rows[n] = (rs_share){labels[n], j ? rj_numnan(j, "share.hash") : NAN, j ? rj_numnan(j, "share.drng") : NAN};
+        }
+    }
+    if (n)
+        rd_svg(x->doc, rs_share_bars("Share of operation time in the ICCS hash functions and the DRNG", rows, n));
+}
+
+static void symmetric_table(rs_ctx *x)
+{
+    rd_heading(x->doc, 3, "Symmetric primitives");
+    if (!rp_has_kind(x->sys, x->cand, "prof")) {
+        rd_para(x->doc, "No prof records for %s: the prof label was not run.", x->cand->id);
+        return;
+    }
+    rd_para(x->doc, "Hash = sm3hash, pseudohash and pseudoXOF; drng = get_random_number on drng_algorithm. Calls "
+                    "per operation are means over the KAT records, 3 significant figures, largest first.");
+    rd_table *t = rd_table_new(x->doc, "llrrl", "Instance", "Operation", "Hash share", "DRNG share",
+                               "Calls per operation");
+    for (size_t i = 0; i < x->cand->ninst; i++) {
+        rp_record *ops[MAX_OPS];
+        size_t k = rp_find_ops(&x->cand->inst[i], "prof", ops, MAX_OPS);
+        for (size_t o = 0; o < k; o++)
+            prof_row(x, t, &x->cand->inst[i], ops[o]);
+    }
+    char list[2048] = "";
+    for (size_t i = 0; i < x->cand->ninst; i++)
+        if (!rp_find(&x->cand->inst[i], "prof", NULL))
+            list_add(list, sizeof list, x->cand->inst[i].key);
+    if (list[0])
+        rd_para(x->doc, "No prof records (not profiled): %s.", list);
+    prof_chart(x);
+}
+
+void sec_sizes(rs_ctx *x)
+{
+    rd_heading(x->doc, 2, "6. Sizes");
+    rd_para(x->doc, "Bytes, as claimed by the API getters (signature: claimed maximum; observed: shortest and "
+                    "longest signature produced while timing).");
+    sizes_table(x);
+    symmetric_table(x);
+}

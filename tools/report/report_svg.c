@@ -1,0 +1,177 @@
+#include "report_svg.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "report_buf.h"
+#include "report_fmt.h"
+
+enum { W = 900, LABEL_W = 250, VALUE_W = 90, ROW_H = 20, TOP = 46, AXIS_H = 28 };
+
+static void svg_text(rb_buf *b, const char *s)
+{
+    for (; *s; s++) {
+        switch (*s) {
+        case '&': rb_add(b, "&amp;"); break;
+        case '<': rb_add(b, "&lt;"); break;
+        case '>': rb_add(b, "&gt;"); break;
+        case '"': rb_add(b, "&quot;"); break;
+        default: rb_addn(b, s, 1);
+        }
+    }
+}
+
+static const char *series_colour(const char *s)
+{
+    static const char *names[] = {"keygen", "sign", "verify", "enc", "dec"};
+    static const char *colours[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b"};
+    for (int i = 0; i < 5; i++)
+        if (s && strcmp(s, names[i]) == 0)
+            return colours[i];
+    return "#7f7f7f";
+}
+
+static void open_svg(rb_buf *b, const char *title, int height)
+{
+    rb_printf(b, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+                 "viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"", W, height, W, height);
+    svg_text(b, title);
+    rb_add(b, "\">\n<title>");
+    svg_text(b, title);
+    rb_printf(b, "</title>\n<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n", W, height);
+    rb_add(b, "<text x=\"4\" y=\"16\" font-size=\"14\" font-weight=\"600\">");
+    svg_text(b, title);
+    rb_add(b, "</text>\n");
+}
+
+static void legend_item(rb_buf *b, int *x, const char *colour, const char *name)
+{
+    rb_printf(b, "<rect x=\"%d\" y=\"24\" width=\"12\" height=\"12\" fill=\"%s\"/>"
+                 "<text x=\"%d\" y=\"34\" font-size=\"12\">", *x, colour, *x + 16);
+    svg_text(b, name);
+    rb_add(b, "</text>\n");
+    *x += 28 + 7 * (int)strlen(name);
+}
+
+/* "1", "10", "100", "1 k", "10 k", ... for 10^k */
+static void decade_label(char *out, size_t n, int k)
+{
+    static const char *units[] = {"", " k", " M", " G", " T", " P"};
+    static const int mant[] = {1, 10, 100};
+    if (k < 0 || k >= 18) {
+        snprintf(out, n, "1e%d", k);
+        return;
+    }
+    snprintf(out, n, "%d%s", mant[k % 3], units[k / 3]);
+}
+
+static void bars_legend(rb_buf *b, const rs_bar *bars, size_t n)
+{
+    int x = LABEL_W;
+    for (size_t i = 0; i < n; i++) {
+        int seen = 0;
+        for (size_t j = 0; j < i; j++)
+            seen |= strcmp(bars[j].series, bars[i].series) == 0;
+        if (!seen)
+            legend_item(b, &x, series_colour(bars[i].series), bars[i].series);
+    }
+}
+
+static void bars_axis(rb_buf *b, int lo, int hi, int y0, int y1, const char *unit)
+{
+    double x0 = LABEL_W, x1 = W - VALUE_W;
+    for (int k = lo; k <= hi; k++) {
+        double x = x0 + (x1 - x0) * (k - lo) / (hi - lo);
+        char lab[32];
+        decade_label(lab, sizeof lab, k);
+        rb_printf(b, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#d0d7de\"/>"
+                     "<text x=\"%.1f\" y=\"%d\" font-size=\"11\" text-anchor=\"middle\">%s</text>\n",
+                  x, y0, x, y1, x, y1 + 14, lab);
+    }
+    rb_printf(b, "<text x=\"%d\" y=\"34\" font-size=\"11\" text-anchor=\"end\">", W - 4);
+    svg_text(b, unit);
+    rb_add(b, ", log scale</text>\n");
+}
+
+char *rs_log_bars(const char *title, const char *unit, const rs_bar *bars, size_t n)
+{
+    double mn = INFINITY, mx = 0;
+    for (size_t i = 0; i < n; i++)
+        if (bars[i].value > 0 && !isinf(bars[i].value)) {
+            mn = fmin(mn, bars[i].value);
+            mx = fmax(mx, bars[i].value);
+        }
+    /* one decade below the smallest value, so that every bar has a visible length */
+    int lo = mx > 0 ? (int)floor(log10(mn)) - 1 : 0, hi = mx > 0 ? (int)ceil(log10(mx)) : 1;
+    if (hi <= lo)
+        hi = lo + 1;
+    int height = TOP + (int)n * ROW_H + AXIS_H;
+    rb_buf b = {0};
+    open_svg(&b, title, height);
+    bars_legend(&b, bars, n);
+    int y1 = TOP + (int)n * ROW_H;
+    bars_axis(&b, lo, hi, TOP - 4, y1, unit);
+    double x0 = LABEL_W, x1 = W - VALUE_W;
+    for (size_t i = 0; i < n; i++) {
+        int y = TOP + (int)i * ROW_H;
+        rb_printf(&b, "<text x=\"%d\" y=\"%d\" font-size=\"12\" text-anchor=\"end\">", LABEL_W - 6, y + 14);
+        svg_text(&b, bars[i].label);
+        rb_add(&b, "</text>\n");
+        char val[NGCC_FMT_MAX];
+        if (!(bars[i].value > 0) || isinf(bars[i].value)) {
+            rb_printf(&b, "<text x=\"%d\" y=\"%d\" font-size=\"12\">%s</text>\n", LABEL_W + 4, y + 14, NGCC_FMT_GAP);
+            continue;
+        }
+        double w = (x1 - x0) * (log10(bars[i].value) - lo) / (hi - lo);
+        ngcc_fmt_count(val, bars[i].value);
+        rb_printf(&b, "<rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\"><title>",
+                  LABEL_W, y + 3, w < 1 ? 1.0 : w, ROW_H - 6, series_colour(bars[i].series));
+        svg_text(&b, bars[i].label);
+        rb_printf(&b, ": %s</title></rect>\n<text x=\"%.1f\" y=\"%d\" font-size=\"11\">%s</text>\n",
+                  val, x0 + (w < 1 ? 1.0 : w) + 4, y + 14, val);
+    }
+    rb_add(&b, "</svg>\n");
+    return rb_take(&b);
+}
+
+char *rs_share_bars(const char *title, const rs_share *rows, size_t n)
+{
+    int height = TOP + (int)n * ROW_H + AXIS_H;
+    rb_buf b = {0};
+    open_svg(&b, title, height);
+    int x = LABEL_W;
+    legend_item(&b, &x, "#c2410c", "hash (sm3hash, pseudohash, pseudoXOF)");
+    legend_item(&b, &x, "#0f766e", "DRNG");
+    legend_item(&b, &x, "#e5e7eb", "other");
+    double x0 = LABEL_W, x1 = W - 2 * VALUE_W;
+    int y1 = TOP + (int)n * ROW_H;
+    for (int p = 0; p <= 100; p += 25) {
+        double gx = x0 + (x1 - x0) * p / 100.0;
+        rb_printf(&b, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#d0d7de\"/>"
+                      "<text x=\"%.1f\" y=\"%d\" font-size=\"11\" text-anchor=\"middle\">%d%%</text>\n",
+                  gx, TOP - 4, gx, y1, gx, y1 + 14, p);
+    }
+    for (size_t i = 0; i < n; i++) {
+        int y = TOP + (int)i * ROW_H;
+        rb_printf(&b, "<text x=\"%d\" y=\"%d\" font-size=\"12\" text-anchor=\"end\">", LABEL_W - 6, y + 14);
+        svg_text(&b, rows[i].label);
+        rb_add(&b, "</text>\n");
+        double h = isnan(rows[i].hash) ? 0 : fmin(fmax(rows[i].hash, 0), 1);
+        double d = isnan(rows[i].drng) ? 0 : fmin(fmax(rows[i].drng, 0), 1 - h);
+        double wh = (x1 - x0) * h, wd = (x1 - x0) * d;
+        rb_printf(&b, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"#e5e7eb\"/>\n", x0, y + 3,
+                  x1 - x0, ROW_H - 6);
+        rb_printf(&b, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"#c2410c\"/>\n", x0, y + 3, wh,
+                  ROW_H - 6);
+        rb_printf(&b, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"#0f766e\"/>\n", x0 + wh, y + 3,
+                  wd, ROW_H - 6);
+        char hs[NGCC_FMT_MAX], ds[NGCC_FMT_MAX];
+        ngcc_fmt_percent(hs, rows[i].hash);
+        ngcc_fmt_percent(ds, rows[i].drng);
+        rb_printf(&b, "<text x=\"%.1f\" y=\"%d\" font-size=\"11\">hash %s \xC2\xB7 DRNG %s</text>\n", x1 + 6, y + 14,
+                  hs, ds);
+    }
+    rb_add(&b, "</svg>\n");
+    return rb_take(&b);
+}
