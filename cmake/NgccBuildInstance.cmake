@@ -40,8 +40,11 @@ endfunction()
 function(build_with fs)
   set(tree "${ROOT}/${VARIANT}-${fs}")
   set(log "${tree}.log")
+  # Fixed flags: the user's CFLAGS/LDFLAGS must not leak into instance builds.
   execute_process(
-    COMMAND ${CMAKE_COMMAND} -S "${INSTANCE_SRC}" -B "${tree}" -G "${GENERATOR}"
+    COMMAND ${CMAKE_COMMAND} -E env --unset=CFLAGS --unset=CXXFLAGS --unset=CPPFLAGS
+            --unset=ASMFLAGS --unset=LDFLAGS
+            ${CMAKE_COMMAND} -S "${INSTANCE_SRC}" -B "${tree}" -G "${GENERATOR}"
             "-DNGCC_SETTINGS=${SETTINGS}" -DNGCC_VARIANT=${VARIANT} -DNGCC_FLAGSET=${fs}
             -DCMAKE_BUILD_TYPE=
     RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)

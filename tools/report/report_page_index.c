@@ -71,7 +71,8 @@ static void flags_text(const rp_instance *in, char *out, size_t cap)
     }
 }
 
-static void instance_row(rd_doc *d, rd_table *t, const rp_system *s, const rp_candidate *cand, const rp_instance *in)
+static void instance_row(rd_doc *d, rd_table *t, const rp_system *s, const rp_candidate *cand, const rp_instance *in,
+                         int system_col)
 {
     char *cs = rpg_slug(cand->id), *ss = rpg_slug(s->id), href[600], dir[512], text[1024];
     snprintf(href, sizeof href, "%s/%s", ss, cs);
@@ -81,7 +82,8 @@ static void instance_row(rd_doc *d, rd_table *t, const rp_system *s, const rp_ca
     const cJSON *m = rp_meta(in);
     const char *type = m ? rj_str(m, "type") : NULL;
     rd_cell_text(t, "%s", type ? type : NGCC_FMT_GAP);
-    rd_cell_text(t, "%s", s->id);
+    if (system_col)
+        rd_cell_text(t, "%s", s->id);
     cell_verdict(d, t, rp_find(in, "build", "plain"), dir, "build-plain.json", "build");
     cell_verdict(d, t, rp_find(in, "kat", NULL), dir, "kat.json", "kat");
     const rp_record *sec = rp_find(in, "security", NULL);
@@ -124,11 +126,15 @@ rd_doc *rpg_index(const rp_campaign *c, int with_compare)
     rd_heading(d, 2, "Systems");
     systems_table(d, c);
     rd_heading(d, 2, "Instances");
-    rd_table *t = rd_table_new(d, "lllllllll", "Candidate", "Instance", "Type", "System", "Build", "KAT", "Security",
-                               "Mean time per operation", "Flags");
+    /* the system column only when there is more than one */
+    int sc = c->nsys > 1;
+    const char *heads[] = {"Candidate", "Instance", "Type", "System", "Build", "KAT", "Security",
+                           "Mean time per operation", "Flags"};
+    const char *one[] = {"Candidate", "Instance", "Type", "Build", "KAT", "Security", "Mean time per operation", "Flags"};
+    rd_table *t = rd_table_newv(d, sc ? "lllllllll" : "llllllll", sc ? heads : one);
     for (size_t i = 0; i < c->nsys; i++)
         for (size_t k = 0; k < c->sys[i].ncand; k++)
             for (size_t m = 0; m < c->sys[i].cand[k].ninst; m++)
-                instance_row(d, t, &c->sys[i], &c->sys[i].cand[k], &c->sys[i].cand[k].inst[m]);
+                instance_row(d, t, &c->sys[i], &c->sys[i].cand[k], &c->sys[i].cand[k].inst[m], sc);
     return d;
 }
