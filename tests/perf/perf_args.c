@@ -42,6 +42,7 @@ static void defaults(perf_args *a)
     a->expect = NGCC_PASS;
     a->stack_mb = 32;
     a->m.counter = "auto";
+    a->m.pin = "fastest";
     a->m.budget_s = 2;
     a->m.warmup_s = 0.2;
     a->m.one_shot_s = 10;
@@ -59,7 +60,7 @@ static const struct option long_opts[] = {
     {"mem-limit-mb", 1, 0, 'M'}, {"expect", 1, 0, 'e'}, {"stack-mb", 1, 0, 'S'},
     {"counter", 1, 0, 'c'}, {"budget-s", 1, 0, 'B'}, {"warmup-s", 1, 0, 'W'},
     {"one-shot-s", 1, 0, '1'}, {"trials", 1, 0, 'r'}, {"iter-min", 1, 0, 'i'},
-    {"iter-max", 1, 0, 'I'}, {"records", 1, 0, 'R'}, {0, 0, 0, 0}};
+    {"iter-max", 1, 0, 'I'}, {"records", 1, 0, 'R'}, {"pin", 1, 0, 'P'}, {0, 0, 0, 0}};
 
 static int one(perf_args *a, int c, const char *v)
 {
@@ -78,6 +79,7 @@ static int one(perf_args *a, int c, const char *v)
     case 's': a->system = v; break;
     case 'A': a->time_anyway = 1; break;
     case 'c': a->m.counter = v; break;
+    case 'P': a->m.pin = v; break;
     case 'x': rc = number("tolerance", v, 0, 100, &a->tolerance); break;
     case 't': rc = number("timeout", v, 0, 1e7, &a->timeout); break;
     case 'M': rc = number("mem-limit-mb", v, 0, 1e9, &d); a->mem_mb = (unsigned long)d; break;

@@ -28,8 +28,8 @@ static const char usage[] =
     "       --record-out <perf-op.json> [--build-record <json>] [--kat-record <kat.json> [--time-anyway]]\n"
     "       [--thresholds <system.json>] [--system <id>] [--baseline-key <cand>/<key>] [--tolerance 0.05]\n"
     "       [--budget-s 2] [--warmup-s 0.2] [--one-shot-s 10] [--trials 21] [--iter-min 1] [--iter-max 1000]\n"
-    "       [--records 10] [--counter auto|perf|tsc|cntvct|monotonic|perf-sw] [--timeout S]\n"
-    "       [--mem-limit-mb M] [--log <file>] [--expect VERDICT]\n";
+    "       [--records 10] [--counter auto|perf|tsc|cntvct|monotonic|perf-sw] [--pin fastest|none|<cpu>]\n"
+    "       [--timeout S] [--mem-limit-mb M] [--log <file>] [--expect VERDICT]\n";
 
 static struct {
     perf_args a;
@@ -174,7 +174,7 @@ static cJSON *method_json(void)
     cJSON_AddNumberToObject(m, "iter_max", o->iter_max);
     static const char *const copied[] = {"records", "first_call_ticks", "first_call_ns",
                                          "first_prepare_ns", "warmup_calls", "warmup_ns",
-                                         "total_ticks", "wall_ns_total", "calls", "samples_switched_out"};
+                                         "total_ticks", "wall_ns_total", "calls", "trials_switched_out"};
     for (size_t i = 0; i < sizeof copied / sizeof copied[0]; i++)
         cJSON_AddNumberToObject(m, copied[i], rnum(copied[i]));
     return m;
@@ -202,6 +202,7 @@ static void write_record(void)
         cJSON_AddNullToObject(r, "kat_verdict");
     if (P.have_result) {
         cJSON_AddItemToObject(r, "counter", cJSON_Duplicate(counter(), 1));
+        cJSON_AddItemToObject(r, "cpu", cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(P.run.result, "cpu"), 1));
         cJSON_AddItemToObject(r, "stats", stats_json());
         cJSON_AddItemToObject(r, "method", method_json());
         add_observed(r);

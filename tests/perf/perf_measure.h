@@ -14,6 +14,7 @@
 
 typedef struct {
     const char *lib, *op, *counter;
+    const char *pin;   /* CPU policy: none | fastest | <cpu> (perf_pin.h) */
     double budget_s;   /* wall time of all trials together (untimed preparation included) */
     double warmup_s;   /* warm-up time after the first call */
     double one_shot_s; /* first call at least this long: 1 x 1 */

@@ -10,8 +10,8 @@
  *                            kept busy by a spinning child
  *   ratio --perf --lib --op --rounds 5
  *                            ngcc-perf's median over the minimal loop's, the
- *                            two back to back in each round; the median of
- *                            the rounds' ratios
+ *                            two back to back in each round and on the same
+ *                            CPU; the median of the rounds' ratios
  * Each subcommand prints one "bench:" summary line and, with --out, writes
  * its figures as JSON. */
 #define _GNU_SOURCE
@@ -32,6 +32,7 @@
 #include "ngcc_record.h"
 #include "ngcc_util.h"
 #include "perf_ops.h"
+#include "perf_pin.h"
 #include "perf_stats.h"
 
 #if defined(__x86_64__)
@@ -49,14 +50,14 @@ static inline uint64_t raw_cntvct(void)
 
 static const char usage[] =
     "usage: ngcc-bench counters [--out f.json]\n"
-    "       ngcc-bench loop --lib <so> --op <op> [--seconds 2] [--out f.json]\n"
+    "       ngcc-bench loop --lib <so> --op <op> [--seconds 2] [--pin none|fastest|<cpu>] [--out f.json]\n"
     "       ngcc-bench repeat --perf <ngcc-perf> --lib <so> --op <op> --work <dir> [--runs 5] [--busy]\n"
     "                         [--budget-s 2] [--out f.json]\n"
     "       ngcc-bench ratio --perf <ngcc-perf> --lib <so> --op <op> --work <dir> [--rounds 5] [--budget-s 2]\n"
     "                        [--out f.json]\n";
 
 static struct {
-    const char *cmd, *lib, *op, *perf, *work, *out, *self;
+    const char *cmd, *lib, *op, *perf, *work, *out, *self, *pin;
     double seconds, budget;
     int runs, rounds, busy;
 } A;
@@ -136,6 +137,11 @@ static int cmd_loop(void)
 {
     ngcc_instance in;
     char err[600];
+    perf_pin_info pin;
+    if (perf_pin(A.pin, &pin, err, sizeof err)) {
+        fprintf(stderr, "ngcc-bench: %s\n", err);
+        return 1;
+    }
     if (ngcc_instance_open(A.lib, &in, err, sizeof err)) {
         fprintf(stderr, "ngcc-bench: %s\n", err);
         return 1;
@@ -203,7 +209,7 @@ static double perf_median(int k, const char *tag)
     snprintf(rec, sizeof rec, "%s/%s-%d.json", A.work, tag, k);
     snprintf(budget, sizeof budget, "%g", A.budget);
     char *argv[] = {(char *)A.perf, "--lib", (char *)A.lib, "--name", "bench/run", "--op", (char *)A.op,
-                    "--record-out", rec, "--budget-s", budget, "--system", "bench", NULL};
+                    "--record-out", rec, "--budget-s", budget, "--system", "bench", "--pin", (char *)A.pin, NULL};
     run(argv);
     return record_median(rec, "median");
 }
@@ -214,7 +220,7 @@ static double loop_median(int k)
     snprintf(rec, sizeof rec, "%s/loop-%d.json", A.work, k);
     snprintf(secs, sizeof secs, "%g", A.budget);
     char *argv[] = {(char *)A.self, "loop", "--lib", (char *)A.lib, "--op", (char *)A.op, "--seconds", secs,
-                    "--out", rec, NULL};
+                    "--out", rec, "--pin", (char *)A.pin, NULL};
     run(argv);
     return record_median(rec, "median");
 }
@@ -288,6 +294,15 @@ static int cmd_repeat(void)
 static int cmd_ratio(void)
 {
     ngcc_mkdirs(A.work, 1);
+    /* both measurements of every round on one CPU, the fastest one now */
+    perf_pin_info pin;
+    char err[300], cpu[16];
+    if (perf_pin("fastest", &pin, err, sizeof err)) {
+        fprintf(stderr, "ngcc-bench: %s\n", err);
+        return 1;
+    }
+    snprintf(cpu, sizeof cpu, "%d", pin.cpu);
+    A.pin = cpu;
     double p[32], l[32], q[32];
     int n = 0;
     for (int k = 1; k <= A.rounds && n < 32; k++) {
@@ -322,8 +337,9 @@ static int parse(int argc, char **argv)
     static const struct option lo[] = {{"lib", 1, 0, 'l'}, {"op", 1, 0, 'o'}, {"perf", 1, 0, 'p'},
                                        {"work", 1, 0, 'w'}, {"out", 1, 0, 'O'}, {"seconds", 1, 0, 's'},
                                        {"budget-s", 1, 0, 'b'}, {"runs", 1, 0, 'r'}, {"rounds", 1, 0, 'R'},
-                                       {"busy", 0, 0, 'B'}, {0, 0, 0, 0}};
+                                       {"busy", 0, 0, 'B'}, {"pin", 1, 0, 'P'}, {0, 0, 0, 0}};
     A.self = argv[0];
+    A.pin = "none";
     A.seconds = A.budget = 2;
     A.runs = 5;
     A.rounds = 5;
@@ -344,6 +360,7 @@ static int parse(int argc, char **argv)
         case 'r': A.runs = atoi(optarg); break;
         case 'R': A.rounds = atoi(optarg); break;
         case 'B': A.busy = 1; break;
+        case 'P': A.pin = optarg; break;
         default: return -1;
         }
     }

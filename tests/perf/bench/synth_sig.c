@@ -10,9 +10,9 @@
 #include "auxfunc.h"
 #include "drng.h"
 
-#define SYNTH_KEYGEN_CALLS 370L
-#define SYNTH_VERIFY_CALLS 3700L
-#define SYNTH_SIGN_CALLS 370000L
+#define SYNTH_KEYGEN_CALLS 620L
+#define SYNTH_VERIFY_CALLS 5700L
+#define SYNTH_SIGN_CALLS 600000L
 #define SYNTH_MAX_MSG 256
 
 extern DRNG_ctx drng_algorithm;
