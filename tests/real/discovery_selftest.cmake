@@ -25,7 +25,7 @@ endfunction()
 
 mkinst("${T}/cand one/X-1" "#define ALGORITHM_INSTANCE \"X_1\"")
 mkinst("${T}/cand one/more/X-1" "#define ALGORITHM_INSTANCE \"X_1b\"")
-mkinst("${T}/cand one/Y-1" "#define ALGORITHM_INSTANCE Y_NAME")
+mkinst("${T}/cand one/Y-1" "#include \"params.h\"\n#define ALGORITHM_INSTANCE Y_NAME")
 file(WRITE "${T}/cand one/Y-1/params.h" "#define Y_NAME \"Y_1\"\n")
 mkinst("${T}/cand one/Z-1" "")
 file(WRITE "${T}/cand one/Test_Vectors/X-1/KAT_SIG_X_1.txt" "Count = 0\n")
@@ -61,6 +61,22 @@ mkinst("${T}/g/Optimized_Implementation/H-1" "#define ALGORITHM_INSTANCE \"H_1\"
 file(APPEND "${T}/g/Optimized_Implementation/H-1/scheme.c" "void f(void) { __m256i x; (void)x; }\n")
 file(WRITE "${T}/g/Optimized_Implementation/H-1/bench_main.c" "int main(void) { return 0; }\n")
 file(WRITE "${T}/g/Optimized_Implementation/H-1/tests/helper.c" "int helper;\n")
+
+# folder labels: the folder directly below <X>_Implementation/, whatever depth
+# the API header sits at; its sources from the whole folder
+mkinst("${T}/deep/Reference_Implementation/AMB-1/src/api" "#define ALGORITHM_INSTANCE \"AMB\" \"1\"")
+file(WRITE "${T}/deep/Reference_Implementation/AMB-1/src/backend/b.c" "int amb_b(void) { return 1; }\n")
+file(WRITE "${T}/deep/Reference_Implementation/AMB-1/src/tests/t.c" "int amb_t;\n")
+# the API header in a test-like folder (kat_test/) is still the API folder
+mkinst("${T}/deep/Reference_Implementation/KT-1/kat_test" "#define ALGORITHM_INSTANCE \"KT_1\"")
+file(WRITE "${T}/deep/Reference_Implementation/KT-1/root.c" "int kt_root(void) { return 0; }\n")
+# exact override keys: two folders labelled kem are kem and kem-2
+mkinst("${T}/dup/p/kem" "#define ALGORITHM_INSTANCE \"P_1\"")
+mkinst("${T}/dup/q/kem" "#define ALGORITHM_INSTANCE \"Q_1\"")
+file(WRITE "${T}/dup/ngcc.json"
+  "{\"instances\": {\"kem\": {\"defines\": [\"ONLY_FIRST\"]}, \"kem-2\": {\"defines\": [\"ONLY_SECOND\"]}, \"kem-9\": {}}}")
+# the preprocessor fails (a missing header): the name is read from the text, and said so
+mkinst("${T}/fb/F-1" "#include \"not_shipped.h\"\n#define ALGORITHM_INSTANCE \"F_1\"")
 
 ngcc_discover_all()
 
@@ -149,6 +165,40 @@ string(JSON isa GET "${d}" isa)
 string(JSON excl GET "${d}" excluded)
 check("Optimized code using _mm256_ needs x86-64:avx2 (${isa})" "isa MATCHES \"x86-64:avx2\"")
 check("a benchmark main and a tests/ folder are left out (${excl})" "excl MATCHES \"bench_main.c .driver/benchmark name.\" AND excl MATCHES \"tests/helper.c\"")
+
+field(deep AMB-1 ai a)
+check("label AMB-1 for deep/Reference_Implementation/AMB-1/src/api/...; \"AMB\" \"1\" joined by the preprocessor (${a})" "a STREQUAL \"AMB1\"")
+file(READ "${CMAKE_BINARY_DIR}/instances/deep/AMB-1/discovery.json" d)
+string(JSON s GET "${d}" sources)
+string(JSON h GET "${d}" ai_how)
+check("AMB-1 sources come from the whole instance folder, not src/tests/ (${s})" "s MATCHES \"src/backend/b.c\" AND NOT s MATCHES \"tests/t.c\"")
+check("AMB-1 says how its name was resolved (${h})" "h MATCHES \"^preprocessor .-D_GNU_SOURCE.: ALGORITHM_INSTANCE -> .AMB. .1.\"")
+file(READ "${CMAKE_BINARY_DIR}/instances/deep/KT-1/discovery.json" d)
+string(JSON s GET "${d}" sources)
+check("KT-1: API header in kat_test/ is used, label KT-1, sources from the root and kat_test/ (${s})" "s MATCHES \"root.c\" AND s MATCHES \"kat_test/scheme.c\"")
+include("${CMAKE_BINARY_DIR}/instances/dup/kem/settings.cmake")
+set(d1 "${NGCC_DEFINES}")
+include("${CMAKE_BINARY_DIR}/instances/dup/kem-2/settings.cmake")
+check("override key kem applies to kem only, kem-2 to kem-2 (${d1} / ${NGCC_DEFINES})" "d1 STREQUAL \"ONLY_FIRST\" AND NGCC_DEFINES STREQUAL \"ONLY_SECOND\"")
+file(READ "${CMAKE_BINARY_DIR}/discovery/dup.txt" rep)
+check("an override entry naming no instance is reported" "rep MATCHES \"instances/kem-9 matches no instance\"")
+field(fb F-1 ai a)
+field(fb F-1 ai_how h)
+check("a failing preprocessor falls back to the header text and says so (${a}: ${h})" "a STREQUAL \"F_1\" AND h MATCHES \"FALLBACK: the preprocessor failed .*not_shipped.h\"")
+
+# build-time hints (NgccBuildHints.cmake) on a synthetic instance
+include(NgccBuildHints)
+set(NGCC_INSTANCE_DIR "${WORK}/hints")
+file(WRITE "${NGCC_INSTANCE_DIR}/a.c" "#include <stdio.h>\n#ifndef USE_X\n#if 1\n#endif\n#include \"x.h\"\n#endif\n")
+set(NGCC_BUILD_HINTS "USE_X||Makefile" "LEVEL|128|CMakeLists.txt")
+set(NGCC_DEFINES "")
+ngcc_build_hints("a.c:5:10: fatal error: x.h: No such file or directory" h)
+check("a missing header under #ifndef USE_X names USE_X and the Makefile (${h})" "h MATCHES \"x.h is included under .#ifndef USE_X. .a.c:5.: USE_X is the likely define. Makefile sets USE_X. add it with\"")
+ngcc_build_hints("b.c:3:5: error: 'LEVEL' undeclared (first use in this function)" h)
+check("an identifier a build file sets names it (${h})" "h STREQUAL \"CMakeLists.txt sets LEVEL=128; add it with `defines`\"")
+set(NGCC_BUILD_HINTS "")
+ngcc_build_hints("b.c:3:5: error: 'LEVEL' undeclared" h)
+check("no build file hints: no hint (${h})" "h STREQUAL \"\"")
 
 if(failures GREATER 0)
   message(FATAL_ERROR "${failures} discovery check(s) failed")
