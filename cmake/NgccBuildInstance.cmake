@@ -110,6 +110,11 @@ if(verdict STREQUAL "BUILDOK")
   endif()
 elseif(verdict STREQUAL "BUILDFAIL")
   file(REMOVE "${lib}")
+  include(${CMAKE_CURRENT_LIST_DIR}/NgccBuildHints.cmake) # defines the build files set, missing headers
+  ngcc_build_hints("${first_error}" hint)
+  if(hint AND NOT first_error MATCHES "^discovery: ")
+    string(APPEND first_error "; hint: ${hint}")
+  endif()
   set(detail "${first_error}")
 endif()
 
