@@ -4,6 +4,8 @@
 #                           (cmake -P, no build needed)
 #   selftest/quirk-verdicts every fxq instance's build and kat records and
 #                           discovery decisions, checked exactly
+#   selftest/quirk-names    the same for fxq-nested and fxq-names (folder
+#                           labels, resolved names, duplicates, hints)
 #   selftest/chatty-output  a chatty instance's output is captured, and the
 #                           test log shows a truncated head and a count
 #   selftest/sandbox        a hostile instance passes under the sandbox and
@@ -47,6 +49,9 @@ set(NGCC_QUIRK_INSTANCES
   fxq-layout/TINS-128 fxq-layout/TINS-128.opt fxq-layout/TINS-128.add
   fxq-runtime/VAR-128 fxq-runtime/VAR-128~capacity fxq-runtime/SLOW-128 fxq-runtime/MEM-128
   fxq-runtime/MEM-128~new fxq-runtime/ESC-128)
+set(NGCC_NAMES_INSTANCES
+  fxq-nested/NST-576 fxq-nested/KTK-128 fxq-names/LAM-128 fxq-names/LAM-192 fxq-names/LAM-256
+  fxq-names/STR-128 fxq-names/STR-128~level fxq-names/HDR-128 fxq-names/HDR-128~iccs)
 # the real kat tests the resume selftest runs (and kills) again; the third is
 # the one killed mid-run
 set(NGCC_RESUME_KATS fx-wots/WOTS-128 fxq-build/GNU-128 fx-wots/WOTS-192 fxq-build/PKC-128
@@ -58,6 +63,27 @@ function(ngcc_add_realworld_selftests)
     "-DSRC=${PROJECT_SOURCE_DIR}" "-DWORK=${CMAKE_BINARY_DIR}/selftest/discovery"
     -P "${real}/discovery_selftest.cmake")
   set_tests_properties(selftest/discovery PROPERTIES LABELS "selftest;build" TIMEOUT 120)
+
+  # selftest/quirk-names: always registered; an instance it expects that was
+  # not discovered makes it fail (FOUND lists what was)
+  set(found "")
+  foreach(item IN LISTS NGCC_NAMES_INSTANCES)
+    string(REPLACE "/" ";" parts "${item}")
+    list(GET parts 0 id)
+    list(GET parts 1 key)
+    ngcc_find_instance(${id} ${key} n)
+    if(NOT n STREQUAL "")
+      list(APPEND found ${item})
+    endif()
+  endforeach()
+  ngcc_fixtures_of(names_fixtures ${found})
+  string(REPLACE ";" "," found_arg "${found}")
+  add_test(NAME selftest/quirk-names COMMAND ${CMAKE_COMMAND} "-DBUILD=${CMAKE_BINARY_DIR}"
+    "-DSRC=${PROJECT_SOURCE_DIR}" "-DFOUND=${found_arg}" -P "${real}/quirk_names.cmake")
+  set_tests_properties(selftest/quirk-names PROPERTIES LABELS "selftest;kat;build" TIMEOUT 120)
+  if(names_fixtures)
+    set_tests_properties(selftest/quirk-names PROPERTIES FIXTURES_REQUIRED "${names_fixtures}")
+  endif()
 
   foreach(item IN LISTS NGCC_QUIRK_INSTANCES)
     string(REPLACE "/" ";" parts "${item}")
