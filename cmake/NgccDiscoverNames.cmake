@@ -340,6 +340,11 @@ endfunction()
 # at column 0 with a return type and a name, its parameter list, then "{".
 # Static and inline functions are not external (or not definitions C99 links).
 function(ngcc_external_functions file out)
+  file(SIZE "${file}" size)
+  if(size GREATER 4000000) # generated tables: not worth a regex scan at configure time
+    set(${out} "" PARENT_SCOPE)
+    return()
+  endif()
   file(READ "${file}" text)
   string(REPLACE "\r" "" text "${text}")
   string(REGEX MATCHALL "\n[A-Za-z_][A-Za-z0-9_ \t\\*]*[ \t\\*][A-Za-z_][A-Za-z0-9_]*[ \t]*\\([^;{}()]*(\\([^;{}()]*\\)[^;{}()]*)*\\)[ \t\n]*\\{"
