@@ -211,7 +211,9 @@ endfunction()
 # and the override's defines. Uses the caller's api, root, all_incs,
 # O_defines, O_flags, O_c_standard, hdrs, build_hints. Sets in the caller:
 # ai, blank, ai_how (one line for the report), ai_expansion, ai_problem
-# (non-empty when the name is unresolved: the reason and the hint).
+# (non-empty when the name is unresolved: the reason and the hint),
+# ai_method (preprocessor | header-text-fallback), ai_defines (the -D/-U/
+# -include flags the probe used).
 function(ngcc_resolve_names)
   set(defs -D_GNU_SOURCE)
   foreach(d IN LISTS O_defines)
@@ -312,7 +314,12 @@ function(ngcc_resolve_names)
   if(NOT blank MATCHES "^[0-9]+$")
     set(blank 0)
   endif()
-  foreach(v ai blank ai_how ai_expansion ai_problem)
+  set(ai_method preprocessor)
+  if(NOT pp_ok)
+    set(ai_method header-text-fallback)
+  endif()
+  set(ai_defines ${defs})
+  foreach(v ai blank ai_how ai_expansion ai_problem ai_method ai_defines)
     set(${v} "${${v}}" PARENT_SCOPE)
   endforeach()
 endfunction()

@@ -25,7 +25,7 @@ endfunction()
 # discovery.json: every decision about one instance, for people and selftests.
 function(ngcc_write_discovery file)
   set(j "{}")
-  foreach(f id key label zoo tree dir type ai ai_how ai_expansion ai_problem blank impl katfile manifest
+  foreach(f id key label zoo tree dir type ai ai_how ai_method ai_expansion ai_problem blank impl katfile manifest
             mkey skip_reason discover_error perf_mode ofile okey)
     ngcc_json_quote("${${f}}" q)
     string(JSON j SET "${j}" ${f} "${q}")
@@ -52,7 +52,8 @@ function(ngcc_write_discovery file)
   endforeach()
   foreach(pair "sources;src_rel" "excluded;excluded" "include_dirs;all_incs" "flagsets;flagsets"
                "isa;isa" "isa_flags;isa_flags" "defines;O_defines" "libraries;O_libraries"
-               "flags;O_flags" "labels;labels" "duplicates;duplicates" "build_hints;hint_texts")
+               "flags;O_flags" "labels;labels" "duplicates;duplicates" "build_hints;hint_texts"
+               "ai_defines;ai_defines")
     list(GET pair 0 name)
     list(GET pair 1 var)
     ngcc_json_list(arr ${${var}})

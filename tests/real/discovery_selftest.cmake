@@ -185,6 +185,9 @@ check("an override entry naming no instance is reported" "rep MATCHES \"instance
 field(fb F-1 ai a)
 field(fb F-1 ai_how h)
 check("a failing preprocessor falls back to the header text and says so (${a}: ${h})" "a STREQUAL \"F_1\" AND h MATCHES \"FALLBACK: the preprocessor failed .*not_shipped.h\"")
+file(READ "${CMAKE_BINARY_DIR}/instances/fb/F-1/discovery.json" d)
+string(JSON m GET "${d}" ai_method)
+check("discovery.json says the fallback was used (${m})" "m STREQUAL \"header-text-fallback\"")
 
 # build-time hints (NgccBuildHints.cmake) on a synthetic instance
 include(NgccBuildHints)
