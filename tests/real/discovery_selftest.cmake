@@ -70,6 +70,20 @@ file(WRITE "${T}/deep/Reference_Implementation/AMB-1/src/tests/t.c" "int amb_t;\
 # the API header in a test-like folder (kat_test/) is still the API folder
 mkinst("${T}/deep/Reference_Implementation/KT-1/kat_test" "#define ALGORITHM_INSTANCE \"KT_1\"")
 file(WRITE "${T}/deep/Reference_Implementation/KT-1/root.c" "int kt_root(void) { return 0; }\n")
+# two API headers in one instance: the one with its .c beside it wins
+mkinst("${T}/deep/Reference_Implementation/TWO-1/src/api" "#define ALGORITHM_INSTANCE \"TWO_1\"")
+file(RENAME "${T}/deep/Reference_Implementation/TWO-1/src/api/scheme.c"
+  "${T}/deep/Reference_Implementation/TWO-1/src/api/SIG_AlgorithmInstance.c")
+mkinst("${T}/deep/Reference_Implementation/TWO-1/src/KAT" "#define ALGORITHM_INSTANCE \"TWO_1\"")
+file(REMOVE "${T}/deep/Reference_Implementation/TWO-1/src/KAT/scheme.c")
+# duplicate external functions: the definition nearest the API header stays,
+# unless the override leaves it out
+foreach(t dupsym dupsym2)
+  mkinst("${T}/${t}/Reference_Implementation/D-1/api" "#define ALGORITHM_INSTANCE \"D_1\"")
+  file(WRITE "${T}/${t}/Reference_Implementation/D-1/api/near.c" "int rb(unsigned char *p)\n{\n  return p[0];\n}\n")
+  file(WRITE "${T}/${t}/Reference_Implementation/D-1/far/far.c" "static int helper(void) { return 0; }\nint rb(unsigned char *p) {\n  return helper();\n}\n")
+endforeach()
+file(WRITE "${T}/dupsym2/ngcc.json" "{\"sources_exclude\": [\"^api/near\\\\.c$\"]}")
 # exact override keys: two folders labelled kem are kem and kem-2
 mkinst("${T}/dup/p/kem" "#define ALGORITHM_INSTANCE \"P_1\"")
 mkinst("${T}/dup/q/kem" "#define ALGORITHM_INSTANCE \"Q_1\"")
@@ -176,6 +190,16 @@ check("AMB-1 says how its name was resolved (${h})" "h MATCHES \"^preprocessor .
 file(READ "${CMAKE_BINARY_DIR}/instances/deep/KT-1/discovery.json" d)
 string(JSON s GET "${d}" sources)
 check("KT-1: API header in kat_test/ is used, label KT-1, sources from the root and kat_test/ (${s})" "s MATCHES \"root.c\" AND s MATCHES \"kat_test/scheme.c\"")
+field(deep TWO-1 api a)
+check("of two API headers, the one with its .c beside it is used (${a})" "a MATCHES \"/src/api/SIG_AlgorithmInstance.h$\"")
+file(READ "${CMAKE_BINARY_DIR}/instances/dupsym/D-1/discovery.json" d)
+string(JSON x GET "${d}" excluded)
+string(JSON u GET "${d}" duplicates 0)
+check("rb() in api/near.c and far/far.c: far/far.c left out and reported (${u})" "x MATCHES \"far/far.c .duplicate definition of rb.\" AND u MATCHES \"^rb.. is defined by api/near.c and far/far.c: kept api/near.c\"")
+file(READ "${CMAKE_BINARY_DIR}/instances/dupsym2/D-1/discovery.json" d)
+string(JSON s GET "${d}" sources)
+string(JSON nd LENGTH "${d}" duplicates)
+check("sources_exclude of api/near.c keeps far/far.c, no duplicate left (${s})" "s MATCHES \"far/far.c\" AND nd EQUAL 0")
 include("${CMAKE_BINARY_DIR}/instances/dup/kem/settings.cmake")
 set(d1 "${NGCC_DEFINES}")
 include("${CMAKE_BINARY_DIR}/instances/dup/kem-2/settings.cmake")
