@@ -444,9 +444,13 @@ function(ngcc_register_instance key label zoo)
   set(root "${CMAKE_BINARY_DIR}/instances/${id}/${key}")
   set(records "${CMAKE_BINARY_DIR}/records/${id}/${key}")
   file(MAKE_DIRECTORY "${root}" "${records}")
-  set(flagsets guide permissive)
+  # the published sets, then (after link errors only) our C99-inline fallback;
+  # an override's "flagsets" is taken as it is, with no fallback
+  set(flagsets guide harness-default)
+  set(link_fallback compat)
   if(O_flagsets)
     set(flagsets ${O_flagsets})
+    set(link_fallback "")
   endif()
   set(kat_records 10)
   if(O_kat_records)
@@ -475,7 +479,7 @@ function(ngcc_register_instance key label zoo)
   ngcc_instance_isa()
 
   foreach(f IN ITEMS key label zoo tree id dir type api ai blank impl katfile manifest mkey
-          root records flagsets kat_records ext_sig memory_limit_mb perf_mode labels isa skip_reason
+          root records flagsets link_fallback kat_records ext_sig memory_limit_mb perf_mode labels isa skip_reason
           discover_error)
     ngcc_iset(${n} ${f} ${${f}})
   endforeach()
@@ -503,6 +507,8 @@ function(ngcc_register_instance key label zoo)
   _put(NGCC_DEFINES ${O_defines})
   _put(NGCC_LIBRARIES ${O_libraries})
   _put(NGCC_EXTRA_FLAGS ${O_flags})
+  _put(NGCC_LINK_FLAGS ${O_link_flags})
+  _put(NGCC_LINK_FALLBACK ${link_fallback})
   _put(NGCC_ISA_FLAGS ${isa_flags})
   _put(NGCC_C_STANDARD ${O_c_standard})
   _put(NGCC_HAS_OWN_DRNG ${own_drng})
