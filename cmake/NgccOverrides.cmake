@@ -14,9 +14,16 @@
 #   include_dirs     [str]    extra include folders, searched after the instance's
 #                             own (e.g. a stand-in for a header missing from the archive)
 #   libraries        [str]    extra libraries (OpenSSL::Crypto, gmp, ...)
-#   c_standard       str      e.g. gnu11 (replaces -std= of every flag set)
-#   flags            [str]    extra compile flags
-#   flagsets         [str]    flag sets to try in order (guide, permissive)
+#   c_standard       str      e.g. gnu11, c11 (replaces -std= of every flag set)
+#   flags            [str]    extra compile flags (e.g. "-include", "fallbacks.h")
+#   link_flags       [str]    extra link flags (each starts with -, e.g. -Wl,--allow-multiple-definition)
+#   flagsets         [str]    flag sets to try in order: guide, harness-default (the
+#                             published ones), compat (harness-default + -fgnu89-inline,
+#                             linked with --allow-multiple-definition); default guide then
+#                             harness-default, then compat only if harness-default failed to
+#                             link; a list given here is tried as it is, with no fallback
+#   (defines, include_dirs, c_standard, flags and link_flags reach the candidate's
+#   sources and link only: the suite's glue and ICCS objects keep fixed flags)
 #   sources_exclude  [str]    regexes of source paths (relative to the instance) to leave out
 #   isa              [str]    ISA extensions the code needs: x86-64:avx2, x86-64:avx512f,
 #                             x86-64:aes, x86-64:pclmul, x86-64:bmi2, x86-64:sha, aarch64:aes,
@@ -42,7 +49,7 @@
 #   ngcc_override(instances/CS-512/perf/mode 1x1)
 #   ngcc_override(skip CS-1024)
 # It is turned into the JSON form and checked the same way.
-set(NGCC_OVERRIDE_LIST_KEYS defines include_dirs libraries flags flagsets sources_exclude skip isa labels)
+set(NGCC_OVERRIDE_LIST_KEYS defines include_dirs libraries flags link_flags flagsets sources_exclude skip isa labels)
 set(NGCC_OVERRIDE_SCALAR_KEYS candidate c_standard kat_records memory_limit_mb extended_signature)
 set(NGCC_OVERRIDE_MAP_KEYS timeouts expect perf)
 set(NGCC_OVERRIDE_NESTED_KEYS instances variants)
@@ -182,15 +189,19 @@ function(ngcc_override_check_value json key where err)
     if(NOT v MATCHES "^[0-9]+$")
       set(${err} "\"${key}\" at ${where} must be a non-negative integer, not \"${v}\"" PARENT_SCOPE)
     endif()
-  elseif(key STREQUAL "flagsets" OR key STREQUAL "isa")
+  elseif(key STREQUAL "flagsets" OR key STREQUAL "isa" OR key STREQUAL "link_flags")
     string(JSON n LENGTH "${json}" ${key})
     foreach(i RANGE ${n})
       if(i EQUAL n)
         break()
       endif()
       string(JSON v GET "${json}" ${key} ${i})
-      if(key STREQUAL "flagsets" AND NOT v MATCHES "^(guide|permissive)$")
-        set(${err} "flag set \"${v}\" at ${where} is not guide or permissive" PARENT_SCOPE)
+      if(key STREQUAL "flagsets" AND v STREQUAL "permissive")
+        set(${err} "flag set \"permissive\" at ${where} is now called \"harness-default\" (the published name): write that" PARENT_SCOPE)
+      elseif(key STREQUAL "flagsets" AND NOT v MATCHES "^(guide|harness-default|compat)$")
+        set(${err} "flag set \"${v}\" at ${where} is not guide, harness-default or compat" PARENT_SCOPE)
+      elseif(key STREQUAL "link_flags" AND NOT v MATCHES "^-")
+        set(${err} "link flag \"${v}\" at ${where} is not an option (write -Wl,... or -l...)" PARENT_SCOPE)
       elseif(key STREQUAL "isa" AND NOT v MATCHES "^(none|(x86-64|aarch64):[a-z0-9]+)$")
         set(${err} "isa entry \"${v}\" at ${where}: write <x86-64|aarch64>:<extension> or none" PARENT_SCOPE)
       endif()

@@ -6,6 +6,9 @@
 #                           discovery decisions, checked exactly
 #   selftest/quirk-names    the same for fxq-nested and fxq-names (folder
 #                           labels, resolved names, duplicates, hints)
+#   selftest/quirk-flags    fxq-flags: published flag sets, the compat link
+#                           fallback, linker first errors, override flags on
+#                           the candidate's sources only (tests/real/quirk_flags.cmake)
 #   selftest/chatty-output  a chatty instance's output is captured, and the
 #                           test log shows a truncated head and a count
 #   selftest/sandbox        a hostile instance passes under the sandbox and
@@ -52,6 +55,7 @@ set(NGCC_QUIRK_INSTANCES
 set(NGCC_NAMES_INSTANCES
   fxq-nested/NST-576 fxq-nested/KTK-128 fxq-names/LAM-128 fxq-names/LAM-192 fxq-names/LAM-256
   fxq-names/STR-128 fxq-names/STR-128~level fxq-names/HDR-128 fxq-names/HDR-128~iccs)
+set(NGCC_QUIRK_FLAGS_INSTANCES INL-128 INL-128~gnu89 INL-128~linkflags POSIX-128 POSIX-128~nognu C11-128)
 # the real kat tests the resume selftest runs (and kills) again; the third is
 # the one killed mid-run
 set(NGCC_RESUME_KATS fx-wots/WOTS-128 fxq-build/GNU-128 fx-wots/WOTS-192 fxq-build/PKC-128
@@ -59,6 +63,25 @@ set(NGCC_RESUME_KATS fx-wots/WOTS-128 fxq-build/GNU-128 fx-wots/WOTS-192 fxq-bui
 
 function(ngcc_add_realworld_selftests)
   set(real "${PROJECT_SOURCE_DIR}/tests/real")
+  # selftest/quirk-flags: registered even when fxq-flags instances are
+  # missing, which it then reports as failures
+  set(missing "")
+  set(found "")
+  foreach(key IN LISTS NGCC_QUIRK_FLAGS_INSTANCES)
+    ngcc_find_instance(fxq-flags ${key} n)
+    if(n STREQUAL "")
+      list(APPEND missing "fxq-flags/${key}")
+    else()
+      list(APPEND found "fxq-flags/${key}")
+    endif()
+  endforeach()
+  ngcc_fixtures_of(flags_fixtures ${found})
+  string(REPLACE ";" "," missing_arg "${missing}")
+  add_test(NAME selftest/quirk-flags COMMAND ${CMAKE_COMMAND} "-DBUILD=${CMAKE_BINARY_DIR}"
+    "-DSRC=${PROJECT_SOURCE_DIR}" "-DMISSING=${missing_arg}" -P "${real}/quirk_flags.cmake")
+  set_tests_properties(selftest/quirk-flags PROPERTIES LABELS "selftest;kat;build"
+    FIXTURES_REQUIRED "${flags_fixtures}" TIMEOUT 120)
+
   add_test(NAME selftest/discovery COMMAND ${CMAKE_COMMAND}
     "-DSRC=${PROJECT_SOURCE_DIR}" "-DWORK=${CMAKE_BINARY_DIR}/selftest/discovery"
     -P "${real}/discovery_selftest.cmake")

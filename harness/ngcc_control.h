@@ -14,7 +14,7 @@ typedef struct ngcc_meta {
     const char *type;               /* "SIG" or "KEM" */
     const char *impl_variant;       /* Reference / Optimized / Additional / "" */
     const char *build_variant;      /* plain / prof / asan */
-    const char *flagset;            /* guide / permissive */
+    const char *flagset;            /* guide / harness-default / compat */
     const char *compiler;           /* compiler id and version */
     const char *flags;              /* full compile flags used */
     int blank;                      /* OUTPUT_BLANK_TEST_VECTORS */

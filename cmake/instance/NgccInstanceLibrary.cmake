@@ -2,25 +2,48 @@
 # shared library exporting only the official API and the ngcc control surface.
 # All inputs are NGCC_* variables from the instance settings file.
 
-# Fixed flag sets. "guide" is what the published campaign uses first;
-# "permissive" is the fallback for code that needs GNU C or GCC-14-era
-# error downgrades. The common part never changes between instances.
-# The campaign compiler (GCC >= 14) rejects implicit declarations, implicit
-# int, int-conversion and incompatible pointer types; guide makes those
-# errors explicit so an instance gets the same flag set and verdict with
-# GCC 12 (where they are warnings) as there.
-set(NGCC_COMMON_FLAGS -fPIC -g)
-# Coverage of submission code (cmake/NgccCoverage.cmake sets this on the build tests when NGCC_COVERAGE_SUBMISSIONS=ON).
-list(APPEND NGCC_COMMON_FLAGS $ENV{NGCC_INSTANCE_COVERAGE_FLAGS})
+# Fixed flag sets, equal to the published campaign's (see
+# ../shared/docs/real-submissions.md, "The published flag sets"):
+#   guide            what the campaign tries first
+#   harness-default  its fallback (GNU C, no strict aliasing, wrapping signed
+#                    arithmetic)
+#   compat           ours: harness-default + -fgnu89-inline, linked with
+#                    --allow-multiple-definition, for C99 `inline` code that
+#                    does not link (quirk class 17); NgccBuildInstance.cmake
+#                    tries it only after the default sets failed to LINK.
+# Both published sets carry -D_GNU_SOURCE and downgrade GCC 14's four default
+# errors to warnings, so GCC 12 and GCC 14 give the same flag set.
+# The sets apply to the candidate's sources only: the suite's glue and our
+# ICCS objects have fixed flags of their own (NGCC_GLUE_C_FLAGS).
+set(NGCC_GCC14_DOWNGRADES -Wno-error=implicit-function-declaration -Wno-error=incompatible-pointer-types
+    -Wno-error=int-conversion -Wno-error=implicit-int)
+set(NGCC_GUIDE_C_FLAGS -std=c99 -Wpedantic -Wall -Wextra -O2 -fPIC -D_GNU_SOURCE ${NGCC_GCC14_DOWNGRADES})
+set(NGCC_HARNESS_DEFAULT_C_FLAGS -O2 -fPIC -std=gnu11 -Wall -Wno-unused -Wno-unknown-pragmas
+    -fno-strict-aliasing -fwrapv -fno-omit-frame-pointer -D_GNU_SOURCE ${NGCC_GCC14_DOWNGRADES})
+set(NGCC_COMPAT_C_FLAGS ${NGCC_HARNESS_DEFAULT_C_FLAGS} -fgnu89-inline)
+# C++ sources: the same sets without the C-only options (the GCC 14
+# downgrades do not exist for C++, -fgnu89-inline is C only).
+set(NGCC_GUIDE_CXX_FLAGS -std=c++17 -Wpedantic -Wall -Wextra -O2 -fPIC -D_GNU_SOURCE)
+set(NGCC_HARNESS_DEFAULT_CXX_FLAGS -O2 -fPIC -std=gnu++17 -Wall -Wno-unused -Wno-unknown-pragmas
+    -fno-strict-aliasing -fwrapv -fno-omit-frame-pointer -D_GNU_SOURCE -fpermissive)
+set(NGCC_COMPAT_CXX_FLAGS ${NGCC_HARNESS_DEFAULT_CXX_FLAGS})
+set(NGCC_COMPAT_LINK_FLAGS -Wl,--allow-multiple-definition)
+# Added to every set: debug information (it changes no generated code) and,
+# when asked for, coverage of submission code (cmake/NgccCoverage.cmake sets
+# this on the build tests when NGCC_COVERAGE_SUBMISSIONS=ON).
+set(NGCC_COMMON_FLAGS -g $ENV{NGCC_INSTANCE_COVERAGE_FLAGS})
 string(APPEND CMAKE_SHARED_LINKER_FLAGS " $ENV{NGCC_INSTANCE_COVERAGE_FLAGS}")
-set(NGCC_GCC14_ERRORS -Werror=implicit-function-declaration -Werror=implicit-int
-    -Werror=int-conversion -Werror=incompatible-pointer-types)
-set(NGCC_GUIDE_C_FLAGS -std=c99 -Wpedantic -Wall -Wextra -O2 ${NGCC_GCC14_ERRORS})
-set(NGCC_GUIDE_CXX_FLAGS -std=c++17 -Wpedantic -Wall -Wextra -O2)
-set(NGCC_PERMISSIVE_C_FLAGS -std=gnu11 -O2 -Wall
-    -Wno-error=implicit-function-declaration -Wno-error=int-conversion
-    -Wno-error=incompatible-pointer-types -Wno-error=implicit-int)
-set(NGCC_PERMISSIVE_CXX_FLAGS -std=gnu++17 -O2 -Wall -fpermissive)
+# The suite's own objects (ngcc_glue*.c, ngcc_memwatch.c, our drng/auxfunc/
+# sm3): always these flags (plus the variant's sanitizer flags and coverage),
+# whatever the flag set and the override say, so a candidate's -std=,
+# forced include or defines can never break or change them.
+set(NGCC_GLUE_C_FLAGS -O2 -fPIC -g -std=gnu11 -Wall -fno-strict-aliasing -fwrapv
+    -fno-omit-frame-pointer -D_GNU_SOURCE $ENV{NGCC_INSTANCE_COVERAGE_FLAGS})
+# The published link line is -shared -Wl,--version-script=<map> -Wl,-Bsymbolic
+# -Wl,--no-undefined -Wl,-z,noexecstack -Wl,-z,relro -lm (-shared comes with
+# the SHARED library, -lm with target_link_libraries below).
+set(NGCC_LINK_FLAGS_PUBLISHED -Wl,--version-script=${CMAKE_CURRENT_LIST_DIR}/exports.map -Wl,-Bsymbolic
+    -Wl,--no-undefined -Wl,-z,noexecstack -Wl,-z,relro)
 set(NGCC_ASAN_FLAGS -fsanitize=address,undefined -fno-omit-frame-pointer
     -fno-sanitize-recover=all)
 
@@ -53,26 +76,35 @@ function(ngcc_instance_library)
   set(srcs ${NGCC_SOURCES})
 
   string(TOUPPER "${NGCC_FLAGSET}" fs)
-  set(cflags ${NGCC_COMMON_FLAGS} ${NGCC_${fs}_C_FLAGS})
-  set(cxxflags ${NGCC_COMMON_FLAGS} ${NGCC_${fs}_CXX_FLAGS})
+  string(REPLACE "-" "_" fs "${fs}")
+  if(NOT DEFINED NGCC_${fs}_C_FLAGS)
+    message(FATAL_ERROR "ngcc: unknown flag set '${NGCC_FLAGSET}' (known: guide, harness-default, compat)")
+  endif()
+  set(cflags ${NGCC_${fs}_C_FLAGS} ${NGCC_COMMON_FLAGS})
+  set(cxxflags ${NGCC_${fs}_CXX_FLAGS} ${NGCC_COMMON_FLAGS})
   if(NGCC_C_STANDARD)
-    list(FILTER cflags EXCLUDE REGEX "^-std=")
-    list(APPEND cflags -std=${NGCC_C_STANDARD})
+    list(TRANSFORM cflags REPLACE "^-std=.*" "-std=${NGCC_C_STANDARD}")
   endif()
   if(NGCC_NEEDS_FCOMMON)
     list(APPEND cflags -fcommon) # (C only: C++ has no tentative definitions)
   endif()
   list(APPEND cflags ${NGCC_ISA_FLAGS} ${NGCC_EXTRA_FLAGS})
   list(APPEND cxxflags ${NGCC_ISA_FLAGS} ${NGCC_EXTRA_FLAGS})
-  set(asmflags ${NGCC_COMMON_FLAGS} ${NGCC_ISA_FLAGS})
-  set(linkflags -Wl,--no-undefined -Wl,-Bsymbolic
-      -Wl,--version-script=${CMAKE_CURRENT_LIST_DIR}/exports.map)
+  set(asmflags -fPIC ${NGCC_COMMON_FLAGS} ${NGCC_ISA_FLAGS})
+  set(glueflags ${NGCC_GLUE_C_FLAGS})
+  set(linkflags ${NGCC_LINK_FLAGS_PUBLISHED} ${NGCC_${fs}_LINK_FLAGS} ${NGCC_LINK_FLAGS})
+  # The suite's own additions to the published link line: --wrap of the
+  # allocation functions (ngcc_memwatch.c: a failed request is MEMLIMIT
+  # evidence) and, in the prof variant, of the hashes and the DRNG (call
+  # counts). They only route calls through our stubs, which call the real
+  # functions; no candidate code changes.
   foreach(sym IN LISTS NGCC_MEMWATCH_SYMBOLS)
     list(APPEND linkflags -Wl,--wrap=${sym})
   endforeach()
   if(NGCC_VARIANT STREQUAL "asan")
     list(APPEND cflags ${NGCC_ASAN_FLAGS})
     list(APPEND cxxflags ${NGCC_ASAN_FLAGS})
+    list(APPEND glueflags ${NGCC_ASAN_FLAGS})
     list(APPEND linkflags ${NGCC_ASAN_FLAGS})
   elseif(NGCC_VARIANT STREQUAL "prof")
     foreach(sym IN LISTS NGCC_WRAPPED_SYMBOLS)
@@ -93,7 +125,7 @@ function(ngcc_instance_library)
     add_library(ngcc_iccs_objs OBJECT ${iccs_srcs} ${NGCC_ICCS_DIR}/src/sm3.c)
     target_include_directories(ngcc_iccs_objs BEFORE PRIVATE
       ${NGCC_ICCS_DIR}/include ${NGCC_ICCS_DIR}/src)
-    target_compile_options(ngcc_iccs_objs PRIVATE ${cflags})
+    target_compile_options(ngcc_iccs_objs PRIVATE ${glueflags})
   endif()
 
   # The glue sees only our drng.h and the control header: no scheme header.
@@ -104,8 +136,10 @@ function(ngcc_instance_library)
   add_library(ngcc_glue_objs OBJECT ${glue_srcs})
   target_include_directories(ngcc_glue_objs BEFORE PRIVATE
     ${NGCC_ICCS_DIR}/include ${NGCC_HARNESS_DIR})
-  target_compile_options(ngcc_glue_objs PRIVATE ${cflags} -std=gnu11)
+  target_compile_options(ngcc_glue_objs PRIVATE ${glueflags})
   string(JOIN " " flags_text ${cflags})
+  string(JOIN " " glue_flags_text ${glueflags})
+  string(JOIN " " link_flags_text ${linkflags})
   set(compiler_text "${CMAKE_C_COMPILER_ID} ${CMAKE_C_COMPILER_VERSION}")
   target_compile_definitions(ngcc_glue_objs PRIVATE
     "NGCC_CANDIDATE=\"${NGCC_CANDIDATE}\""
@@ -149,7 +183,8 @@ function(ngcc_instance_library)
     LIBRARY_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}
     C_VISIBILITY_PRESET default)
   file(WRITE ${CMAKE_BINARY_DIR}/ngcc-build-info.cmake
-    "set(info_compiler [==[${compiler_text}]==])\nset(info_flags [==[${flags_text}]==])\n")
+    "set(info_compiler [==[${compiler_text}]==])\nset(info_flags [==[${flags_text}]==])\n"
+    "set(info_glue_flags [==[${glue_flags_text}]==])\nset(info_link_flags [==[${link_flags_text}]==])\n")
   if(has_cxx)
     set_target_properties(${lib} PROPERTIES LINKER_LANGUAGE CXX)
   endif()

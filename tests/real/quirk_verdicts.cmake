@@ -85,12 +85,15 @@ expect(fxq-build/PKC-128 discovery.json fcommon EQUALS ON)
 expect(fxq-build/PKC-128 discovery.json drng_defined EQUALS ON)
 expect(fxq-build/PKC-128 discovery.json defines CONTAINS USE_API_PKC)
 expect(fxq-build/PKC-128 build-plain.json verdict EQUALS BUILDOK)
-expect(fxq-build/PKC-128 build-plain.json flagset EQUALS permissive)
-expect(fxq-build/PKC-128 build-plain.json attempts guide MATCHES "implicit declaration of function [^ ]*pkc_whiten")
+# the published guide set downgrades the implicit declaration to a warning
+# (as GCC 14 with -Wno-error=implicit-function-declaration): guide builds it
+expect(fxq-build/PKC-128 build-plain.json flagset EQUALS guide)
+expect(fxq-build/PKC-128 build-plain.json attempts guide EQUALS ok)
 expect(fxq-build/PKC-128 build-plain.json meta flags MATCHES "-fcommon")
 expect(fxq-build/PKC-128 kat.json verdict EQUALS PASS)
-expect(fxq-build/GNU-128 build-plain.json flagset EQUALS permissive)
-expect(fxq-build/GNU-128 build-plain.json attempts guide MATCHES "typeof")
+# typeof is no keyword under -std=c99: a syntax error right after it
+expect(fxq-build/GNU-128 build-plain.json flagset EQUALS harness-default)
+expect(fxq-build/GNU-128 build-plain.json attempts guide MATCHES "^SIG_AlgorithmInstance\\.c:8:[0-9]+: error: expected [^ ]+ before [^ ]*t_")
 expect(fxq-build/GNU-128 build-plain.json meta flags MATCHES "-std=gnu11")
 expect(fxq-build/GNU-128 kat.json verdict EQUALS PASS)
 
