@@ -12,7 +12,10 @@ option(NGCC_BENCH "Register the benchmarks of the suite itself (label bench)" OF
 # median of ten runs (0.5-6% otherwise); see the README.
 set(NGCC_PERF_TOLERANCE 0.05 CACHE STRING
   "Tolerance of the cycle gates: fail when the median exceeds baseline x (1 + tolerance)")
-set(NGCC_MEM_TOLERANCE 0.05 CACHE STRING "Tolerance of the memory and static-size gates")
+set(NGCC_MEM_TOLERANCE 0.05 CACHE STRING "Tolerance of the heap, stack and static-size gates")
+# Peak RSS is a figure of the whole process (loader, libc, harness pages):
+# runs of one fixture moved by 1.5% here and by 5.4% once in CI.
+set(NGCC_RSS_TOLERANCE 0.25 CACHE STRING "Tolerance of the peak-RSS gate")
 set(NGCC_PERF_BUDGET_S 2 CACHE STRING "Measured time per operation (s): sets the iterations per trial")
 set(NGCC_PERF_TRIALS 21 CACHE STRING "Trials per operation")
 set(NGCC_PERF_ITER_MIN 1 CACHE STRING "Floor of the iterations per trial")
@@ -176,7 +179,8 @@ function(ngcc_add_perf_tests n)
     set(name "mem/${id}/${key}/${op}")
     add_test(NAME "${name}" COMMAND ngcc-mem ${common} --op ${op}
       --record-out "${records}/mem-${op}.json" --log "${records}/mem-${op}.child.log"
-      --tolerance ${NGCC_MEM_TOLERANCE} --stack-mb ${NGCC_MEM_STACK_MB} --expect ${expect_mem})
+      --tolerance ${NGCC_MEM_TOLERANCE} --rss-tolerance ${NGCC_RSS_TOLERANCE} --stack-mb ${NGCC_MEM_STACK_MB}
+      --expect ${expect_mem})
     ngcc_perf_props(${n} "${name}" "perf;mem;${id};${key};${op}")
   endforeach()
   set(name "sizes/${id}/${key}")

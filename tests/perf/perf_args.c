@@ -39,6 +39,7 @@ static void defaults(perf_args *a)
 {
     memset(a, 0, sizeof *a);
     a->tolerance = 0.05;
+    a->rss_tolerance = 0.25;
     a->expect = NGCC_PASS;
     a->stack_mb = 32;
     a->m.counter = "auto";
@@ -60,7 +61,8 @@ static const struct option long_opts[] = {
     {"mem-limit-mb", 1, 0, 'M'}, {"expect", 1, 0, 'e'}, {"stack-mb", 1, 0, 'S'},
     {"counter", 1, 0, 'c'}, {"budget-s", 1, 0, 'B'}, {"warmup-s", 1, 0, 'W'},
     {"one-shot-s", 1, 0, '1'}, {"trials", 1, 0, 'r'}, {"iter-min", 1, 0, 'i'},
-    {"iter-max", 1, 0, 'I'}, {"records", 1, 0, 'R'}, {"pin", 1, 0, 'P'}, {0, 0, 0, 0}};
+    {"iter-max", 1, 0, 'I'}, {"records", 1, 0, 'R'}, {"pin", 1, 0, 'P'}, {"rss-tolerance", 1, 0, 'Q'},
+    {0, 0, 0, 0}};
 
 static int one(perf_args *a, int c, const char *v)
 {
@@ -81,6 +83,7 @@ static int one(perf_args *a, int c, const char *v)
     case 'c': a->m.counter = v; break;
     case 'P': a->m.pin = v; break;
     case 'x': rc = number("tolerance", v, 0, 100, &a->tolerance); break;
+    case 'Q': rc = number("rss-tolerance", v, 0, 100, &a->rss_tolerance); break;
     case 't': rc = number("timeout", v, 0, 1e7, &a->timeout); break;
     case 'M': rc = number("mem-limit-mb", v, 0, 1e9, &d); a->mem_mb = (unsigned long)d; break;
     case 'S': rc = number("stack-mb", v, 1, 65536, &a->stack_mb); break;

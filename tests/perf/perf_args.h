@@ -8,6 +8,7 @@ typedef struct {
     const char *thresholds, *baseline_key, *system;
     int time_anyway;
     double tolerance;       /* run tolerance of the gates (an entry's own wins) */
+    double rss_tolerance;   /* ngcc-mem: the same for peak RSS, a figure of the whole process */
     double timeout;         /* s, for the child; <= 0: none */
     unsigned long mem_mb;   /* RLIMIT_AS of the child; 0: none */
     int expect;             /* expected perf verdict (exit 0 iff met) */
