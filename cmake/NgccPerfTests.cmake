@@ -249,6 +249,8 @@ function(ngcc_add_perf_selftests n)
   set_tests_properties(selftest/perf/errors PROPERTIES LABELS "selftest;perf" TIMEOUT 120
     FIXTURES_REQUIRED "${fixtures}")
 
+  ngcc_add_resume_selftests(${id} ${pkey} ${proot})
+
   # memory and size gates: the fixture's taller-tree sibling (more stack, a
   # longer signature) against the fixture's baseline
   ngcc_perf_find(${id} WOTS-192 sib)
@@ -271,6 +273,40 @@ function(ngcc_add_perf_selftests n)
     -DSIZES=$<TARGET_FILE:ngcc-sizes> "-DWORK=${CMAKE_BINARY_DIR}/selftest/perf-sizes" -P ${script})
   set_tests_properties(selftest/perf/mem selftest/perf/sizes PROPERTIES LABELS "selftest;perf" TIMEOUT 120
     FIXTURES_REQUIRED "${fixtures}")
+endfunction()
+
+# selftest/resume/<label>: every driver on the shared frame keeps a finished
+# record on a rerun with unchanged inputs and runs again when one changes
+# (tests/perf/resume_selftest.cmake), on the fixture id/key (library folder
+# root): perf, mem, sizes, and prof and memcheck when registered.
+function(ngcc_add_resume_selftests id key root)
+  set(script ${PROJECT_SOURCE_DIR}/tests/perf/resume_selftest.cmake)
+  set(dir ${CMAKE_BINARY_DIR}/selftest/resume)
+  set(lib ${root}/libngcc_plain.so)
+  set(base "--lib|${lib}|--name|${id}/${key}")
+  set(fix "ngcc.build.plain.${id}.${key}")
+  set(runs
+    "perf|ngcc-perf|${base}|--op|verify|--budget-s|0.05|--warmup-s|0|--trials|3|--pin|none"
+    "mem|ngcc-mem|${base}|--op|verify"
+    "sizes|ngcc-sizes|${base}")
+  if(TARGET ngcc-prof)
+    list(APPEND runs "prof|ngcc-prof|--lib|${root}/libngcc_prof.so|--name|${id}/${key}|--op|verify|--records|2|--max-reps|2")
+    list(APPEND fix "ngcc.build.prof.${id}.${key}")
+  endif()
+  if(TARGET ngcc-memcheck AND NGCC_VALGRIND)
+    list(APPEND runs "memcheck|ngcc-memcheck|${base}|--valgrind|${NGCC_VALGRIND}|--suppressions|${PROJECT_SOURCE_DIR}/tests/security/valgrind.supp|--log|${dir}/memcheck.log")
+  endif()
+  set(names "")
+  foreach(r IN LISTS runs)
+    string(REPLACE "|" ";" parts "${r}")
+    list(POP_FRONT parts label tool)
+    string(REPLACE ";" "|" args "${parts}")
+    set(rec "${dir}/${label}.json")
+    add_test(NAME selftest/resume/${label} COMMAND ${CMAKE_COMMAND} -DTOOL=$<TARGET_FILE:${tool}>
+      "-DARGS=${args}|--record-out|${rec}" "-DRECORD=${rec}" -P ${script})
+    list(APPEND names selftest/resume/${label})
+  endforeach()
+  set_tests_properties(${names} PROPERTIES LABELS "selftest;resume" TIMEOUT 300 FIXTURES_REQUIRED "${fix}")
 endfunction()
 
 # system/info: the host the figures come from (records/system.json)
