@@ -2,7 +2,7 @@
 #include <string.h>
 
 static const char *const names[NGCC_VERDICT_COUNT] = {
-    "PASS", "NOKAT", "MISMATCH", "CRYPTOFAIL", "OVERFLOW", "TIMEOUT",
+    "PASS", "RECORDED", "SKIP", "REGRESSION", "NOKAT", "MISMATCH", "CRYPTOFAIL", "OVERFLOW", "TIMEOUT",
     "CRASH", "MEMLIMIT", "LOADFAIL", "BUILDFAIL", "ERROR",
 };
 
@@ -17,6 +17,11 @@ int ngcc_verdict_parse(const char *name)
         if (strcmp(name, names[i]) == 0)
             return i;
     return -1;
+}
+
+int ngcc_verdict_passing(int v)
+{
+    return v == NGCC_PASS || v == NGCC_RECORDED;
 }
 
 ngcc_verdict ngcc_verdict_worst(ngcc_verdict a, ngcc_verdict b)

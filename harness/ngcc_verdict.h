@@ -2,9 +2,13 @@
 #ifndef NGCC_VERDICT_H
 #define NGCC_VERDICT_H
 
-/* Ordered by precedence: when several apply, the highest wins. */
+/* Ordered by precedence: when several apply, the highest wins.
+ * PASS and RECORDED are the passing verdicts (ngcc_verdict_passing). */
 typedef enum {
     NGCC_PASS = 0,
+    NGCC_RECORDED,   /* measured and recorded, nothing to gate against (prof without an expectation) */
+    NGCC_SKIP,       /* not run: the build test skipped the instance (missing ISA extension) */
+    NGCC_REGRESSION, /* a measured figure is above its threshold (perf, mem, sizes) */
     NGCC_NOKAT,
     NGCC_MISMATCH,
     NGCC_CRYPTOFAIL,
@@ -21,6 +25,8 @@ typedef enum {
 const char *ngcc_verdict_name(ngcc_verdict v);
 /* -1 if the name is unknown */
 int ngcc_verdict_parse(const char *name);
+/* 1 for PASS and RECORDED */
+int ngcc_verdict_passing(int v);
 /* the worse (higher-precedence) of two verdicts */
 ngcc_verdict ngcc_verdict_worst(ngcc_verdict a, ngcc_verdict b);
 

@@ -2,43 +2,19 @@
 #include "perf_args.h"
 
 #include <getopt.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "perf_verdict.h"
-
-/* a number option; -1 (message printed) if it is not a number in [lo, hi] */
-static int number(const char *opt, const char *text, double lo, double hi, double *out)
-{
-    char *end;
-    double v = strtod(text, &end);
-    if (end == text || *end || v < lo || v > hi) {
-        fprintf(stderr, "ngcc: --%s %s: expected a number in [%g, %g]\n", opt, text, lo, hi);
-        return -1;
-    }
-    *out = v;
-    return 0;
-}
-
-/* The measuring child runs in its own scratch folder (ngcc_child.h): a
- * relative path given on the command line is made absolute first. */
-static void absolute(const char **path)
-{
-    if (!*path || (*path)[0] == '/' || !(*path)[0])
-        return;
-    char cwd[PATH_MAX];
-    char *abs = NULL;
-    if (getcwd(cwd, sizeof cwd) && asprintf(&abs, "%s/%s", cwd, *path) > 0)
-        *path = abs; /* lives as long as the process */
-}
+#include "ngcc_record.h"
+#include "ngcc_resume.h"
 
 static void defaults(perf_args *a)
 {
     memset(a, 0, sizeof *a);
     a->tolerance = 0.05;
+    a->rss_tolerance = 0.25;
     a->expect = NGCC_PASS;
     a->stack_mb = 32;
     a->m.counter = "auto";
@@ -52,28 +28,24 @@ static void defaults(perf_args *a)
     a->m.records = 10;
 }
 
+/* the perf label's own options (the common ones are the frame's) */
 static const struct option long_opts[] = {
-    {"lib", 1, 0, 'l'}, {"name", 1, 0, 'n'}, {"op", 1, 0, 'o'}, {"record-out", 1, 0, 'O'},
-    {"build-record", 1, 0, 'b'}, {"kat-record", 1, 0, 'k'}, {"log", 1, 0, 'L'},
-    {"thresholds", 1, 0, 'T'}, {"baseline-key", 1, 0, 'K'}, {"system", 1, 0, 's'},
-    {"time-anyway", 0, 0, 'A'}, {"tolerance", 1, 0, 'x'}, {"timeout", 1, 0, 't'},
-    {"mem-limit-mb", 1, 0, 'M'}, {"expect", 1, 0, 'e'}, {"stack-mb", 1, 0, 'S'},
+    {"kat-record", 1, 0, 'k'}, {"thresholds", 1, 0, 'T'}, {"baseline-key", 1, 0, 'K'}, {"system", 1, 0, 's'},
+    {"time-anyway", 0, 0, 'A'}, {"tolerance", 1, 0, 'x'}, {"stack-mb", 1, 0, 'S'},
     {"counter", 1, 0, 'c'}, {"budget-s", 1, 0, 'B'}, {"warmup-s", 1, 0, 'W'},
     {"one-shot-s", 1, 0, '1'}, {"trials", 1, 0, 'r'}, {"iter-min", 1, 0, 'i'},
-    {"iter-max", 1, 0, 'I'}, {"records", 1, 0, 'R'}, {"pin", 1, 0, 'P'}, {0, 0, 0, 0}};
+    {"iter-max", 1, 0, 'I'}, {"records", 1, 0, 'R'}, {"pin", 1, 0, 'P'}, {"rss-tolerance", 1, 0, 'Q'},
+    {0, 0, 0, 0}};
 
-static int one(perf_args *a, int c, const char *v)
+#define number(opt, text, lo, hi, out) ngcc_frame_number(f, opt, text, lo, hi, out)
+
+static int one(ngcc_frame *f, int c, const char *v)
 {
+    perf_args *a = f->spec->user;
     double d = 0;
     int rc = 0;
     switch (c) {
-    case 'l': a->lib = v; break;
-    case 'n': a->name = v; break;
-    case 'o': a->op = v; break;
-    case 'O': a->record_out = v; break;
-    case 'b': a->build_record = v; break;
     case 'k': a->kat_record = v; break;
-    case 'L': a->log = v; break;
     case 'T': a->thresholds = v; break;
     case 'K': a->baseline_key = v[0] ? v : NULL; break;
     case 's': a->system = v; break;
@@ -81,8 +53,7 @@ static int one(perf_args *a, int c, const char *v)
     case 'c': a->m.counter = v; break;
     case 'P': a->m.pin = v; break;
     case 'x': rc = number("tolerance", v, 0, 100, &a->tolerance); break;
-    case 't': rc = number("timeout", v, 0, 1e7, &a->timeout); break;
-    case 'M': rc = number("mem-limit-mb", v, 0, 1e9, &d); a->mem_mb = (unsigned long)d; break;
+    case 'Q': rc = number("rss-tolerance", v, 0, 100, &a->rss_tolerance); break;
     case 'S': rc = number("stack-mb", v, 1, 65536, &a->stack_mb); break;
     case 'B': rc = number("budget-s", v, 0.001, 1e6, &a->m.budget_s); break;
     case 'W': rc = number("warmup-s", v, 0, 1e6, &a->m.warmup_s); break;
@@ -91,40 +62,52 @@ static int one(perf_args *a, int c, const char *v)
     case 'i': rc = number("iter-min", v, 1, 1e9, &d); a->m.iter_min = (int)d; break;
     case 'I': rc = number("iter-max", v, 1, 1e9, &d); a->m.iter_max = (int)d; break;
     case 'R': rc = number("records", v, 1, 10, &d); a->m.records = (int)d; break;
-    case 'e':
-        a->expect = perf_verdict_parse(v);
-        if (a->expect < 0) {
-            fprintf(stderr, "ngcc: --expect %s: unknown verdict (PASS, REGRESSION, CRASH, ...)\n", v);
-            rc = -1;
-        }
-        break;
     default: rc = -1;
     }
     return rc;
 }
 
-int perf_args_parse(perf_args *a, int argc, char **argv, const char *usage)
+/* the KAT record's verdict ("" when none is read): an input of the verdict */
+static void kat_input(const perf_args *a, cJSON *inputs)
 {
+    const char *v = "";
+    cJSON *r = a->kat_record && access(a->kat_record, R_OK) == 0 ? ngcc_record_load(a->kat_record) : NULL;
+    const cJSON *jv = cJSON_GetObjectItem(r, "verdict");
+    if (cJSON_IsString(jv))
+        v = jv->valuestring;
+    ngcc_inputs_add_str(inputs, "kat_verdict", v);
+    cJSON_Delete(r);
+}
+
+int perf_args_parse(perf_args *a, ngcc_frame *f, const char *label, const char *program, int with_op,
+                    const char *usage, int argc, char **argv)
+{
+    static ngcc_frame_spec spec;
     defaults(a);
-    int c;
-    while ((c = getopt_long(argc, argv, "", long_opts, NULL)) != -1) {
-        if (one(a, c, optarg)) {
-            fputs(usage, stderr);
-            return 2;
-        }
-    }
-    if (optind < argc) {
-        fprintf(stderr, "ngcc: unexpected argument '%s'\n%s", argv[optind], usage);
-        return 2;
-    }
+    spec = (ngcc_frame_spec){label, program, usage, long_opts, one, with_op ? NGCC_FRAME_OP : 0, a};
+    int rc = ngcc_frame_parse(f, &spec, argc, argv);
+    if (rc)
+        return rc;
     if (a->m.iter_min > a->m.iter_max) {
-        fprintf(stderr, "ngcc: --iter-min %d is above --iter-max %d\n%s", a->m.iter_min, a->m.iter_max, usage);
+        fprintf(stderr, "%s: --iter-min %d is above --iter-max %d\n%s", program, a->m.iter_min, a->m.iter_max,
+                usage);
+        ngcc_frame_free(f);
         return 2;
     }
-    absolute(&a->lib);
-    absolute(&a->log);
+    a->lib = f->lib;
+    a->name = f->name;
+    a->op = f->op;
+    a->record_out = f->record_out;
+    a->build_record = f->build_record;
+    a->log = f->log;
+    a->timeout = f->timeout;
+    a->mem_mb = f->mem_mb;
+    a->expect = f->expect;
     a->m.lib = a->lib;
     a->m.op = a->op;
+    ngcc_inputs_add_file(f->inputs, "thresholds_sha256", a->thresholds);
+    ngcc_inputs_add_str(f->inputs, "system", a->system);
+    kat_input(a, f->inputs);
     return 0;
 }
 

@@ -21,7 +21,6 @@
 #include "perf_record.h"
 #include "perf_stats.h"
 #include "perf_thresholds.h"
-#include "perf_verdict.h"
 
 static const char usage[] =
     "usage: ngcc-perf --lib <instance.so> --name <cand>/<key> --op <keygen|sign|verify|enc|dec>\n"
@@ -33,8 +32,7 @@ static const char usage[] =
 
 static struct {
     perf_args a;
-    int verdict;
-    char detail[1000];
+    ngcc_frame f; /* options, verdict and detail (ngcc_frame.h) */
     perf_kat_status kat;
     perf_child_run run;
     int have_result;
@@ -99,19 +97,19 @@ static int summarise(void)
 static void evaluate(const cJSON *thresholds)
 {
     if (summarise()) {
-        P.verdict = NGCC_ERROR;
-        snprintf(P.detail, sizeof P.detail, "the measurement returned no samples");
+        P.f.verdict = NGCC_ERROR;
+        snprintf(P.f.detail, sizeof P.f.detail, "the measurement returned no samples");
         return;
     }
     const cJSON *entry = perf_thresholds_entry(thresholds, perf_args_key(&P.a), P.a.op);
     const cJSON *cc = cJSON_GetObjectItemCaseSensitive(counter(), "counts_cycles");
     perf_gate_timing(entry, counter_name(), cJSON_IsTrue(cc), counter_num("freq_hz"), P.s.median, P.a.tolerance,
                      &P.gate);
-    P.verdict = perf_gate_exceeded(&P.gate) ? PERF_REGRESSION : NGCC_PASS;
+    P.f.verdict = perf_gate_exceeded(&P.gate) ? NGCC_REGRESSION : NGCC_PASS;
     char gate[400];
     perf_gate_text(&P.gate, "median", gate, sizeof gate);
     double f = counter_num("freq_hz");
-    snprintf(P.detail, sizeof P.detail, "%s; %s, %.4g ms, IQR/median %.2f%%, n=%.0f (%.0f x %.0f, %s)%s", gate,
+    snprintf(P.f.detail, sizeof P.f.detail, "%s; %s, %.4g ms, IQR/median %.2f%%, n=%.0f (%.0f x %.0f, %s)%s", gate,
              counter_name(), f > 0 ? P.s.median / f * 1e3 : 0, 100 * perf_iqr_rel(&P.s), rnum("calls"),
              rnum("trials"), rnum("iterations"),
              cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(P.run.result, "mode")),
@@ -123,20 +121,19 @@ static void measure(void)
     char err[600];
     cJSON *thresholds = NULL;
     if (perf_thresholds_load(P.a.thresholds, P.a.system, &thresholds, err, sizeof err)) {
-        P.verdict = NGCC_ERROR;
-        snprintf(P.detail, sizeof P.detail, "%s", err);
+        P.f.verdict = NGCC_ERROR;
+        snprintf(P.f.detail, sizeof P.f.detail, "%s", err);
         return;
     }
-    P.verdict = perf_precheck(&P.a, &P.kat, P.detail, sizeof P.detail);
-    if (P.verdict < 0) {
+    if (!perf_precheck(&P.f, &P.a, &P.kat)) {
         if (perf_child_exec(perf_measure_child, &P.a.m, P.a.timeout, P.a.mem_mb, P.a.log, &P.run)) {
-            P.verdict = NGCC_ERROR;
-            snprintf(P.detail, sizeof P.detail, "cannot start the measuring process");
+            P.f.verdict = NGCC_ERROR;
+            snprintf(P.f.detail, sizeof P.f.detail, "cannot start the measuring process");
         } else if (P.run.result) {
             P.have_result = 1;
             evaluate(thresholds);
         } else {
-            P.verdict = perf_child_verdict(&P.run, P.a.timeout, P.detail, sizeof P.detail);
+            P.f.verdict = perf_child_verdict(&P.run, P.a.timeout, P.f.detail, sizeof P.f.detail);
         }
     }
     cJSON_Delete(thresholds);
@@ -191,10 +188,8 @@ static void add_observed(cJSON *r)
 
 static void write_record(void)
 {
-    cJSON *r = ngcc_record_new("perf", P.a.name);
-    cJSON_AddStringToObject(r, "op", P.a.op);
-    perf_record_common(r, perf_verdict_name(P.verdict), P.detail, perf_verdict_name(P.a.expect), P.a.lib,
-                       P.a.system, cJSON_GetObjectItemCaseSensitive(P.run.result, "meta"));
+    cJSON *r = ngcc_frame_record_new(&P.f);
+    perf_record_common(r, P.a.lib, P.a.system, cJSON_GetObjectItemCaseSensitive(P.run.result, "meta"));
     cJSON_AddBoolToObject(r, "timed_anyway", P.kat.timed_anyway);
     if (P.kat.kat_verdict[0])
         cJSON_AddStringToObject(r, "kat_verdict", P.kat.kat_verdict);
@@ -219,7 +214,7 @@ static void write_record(void)
     cJSON *host = cJSON_AddObjectToObject(r, "host");
     cJSON_AddNumberToObject(host, "loadavg_1min_start", P.load_start);
     cJSON_AddNumberToObject(host, "loadavg_1min_end", P.load_end);
-    ngcc_record_write(r, P.a.record_out);
+    ngcc_frame_record_write(&P.f, r, NULL);
     cJSON_Delete(r);
 }
 
@@ -255,9 +250,9 @@ static void print_measurements(void)
 static void case_measured(void **state)
 {
     (void)state;
-    int err = P.verdict != NGCC_PASS && P.verdict != PERF_REGRESSION;
+    int err = P.f.verdict != NGCC_PASS && P.f.verdict != NGCC_REGRESSION;
     if (err)
-        fail_msg("%s: %s", perf_verdict_name(P.verdict), P.detail);
+        fail_msg("%s: %s", ngcc_verdict_name(P.f.verdict), P.f.detail);
     if (P.s.n < 1 || P.s.min <= 0)
         fail_msg("no positive sample (n=%zu, min=%g)", P.s.n, P.s.min);
 }
@@ -285,11 +280,12 @@ static int run_cases(void)
 
 int main(int argc, char **argv)
 {
-    if (perf_args_parse(&P.a, argc, argv, usage))
-        return 2;
-    if (!P.a.lib || !P.a.name || !P.a.op || !P.a.record_out) {
-        fprintf(stderr, "ngcc-perf: --lib, --name, --op and --record-out are required\n%s", usage);
-        return 2;
+    int rc = perf_args_parse(&P.a, &P.f, "perf", "ngcc-perf", 1, usage, argc, argv);
+    if (rc)
+        return rc;
+    if ((rc = ngcc_frame_resume(&P.f)) >= 0) {
+        ngcc_frame_free(&P.f);
+        return rc;
     }
     P.load_start = loadavg();
     measure();
@@ -298,10 +294,6 @@ int main(int argc, char **argv)
     write_record();
     print_measurements();
     run_cases();
-    printf("ngcc: verdict perf %s %s: %s: %s\n", P.a.name, P.a.op, perf_verdict_name(P.verdict), P.detail);
-    if (P.a.expect != NGCC_PASS)
-        printf("ngcc: expected %s, got %s: %s\n", perf_verdict_name(P.a.expect), perf_verdict_name(P.verdict),
-               P.verdict == P.a.expect ? "as expected" : "UNEXPECTED");
     perf_child_free(&P.run);
-    return P.verdict == P.a.expect ? 0 : 1;
+    return ngcc_frame_finish(&P.f);
 }

@@ -90,40 +90,39 @@ static int timed_batch(measure *m, int r, int iterations, uint64_t *ticks, uint6
     return m->bad;
 }
 
-/* The budget is the wall time of the trials, untimed preparation included
- * (sign's and enc's keygen can cost more than the call itself). */
-static void plan(measure *m)
+/* Trials and iterations for calls of call_ticks that cost each_s of wall
+ * time with their untimed preparation: the budget is the wall time of the
+ * trials (sign's and enc's keygen can cost more than the call itself). */
+static void plan(measure *m, double call_ticks, double each_s)
 {
     const perf_measure_opts *o = m->o;
-    double call_s = (double)m->first_ns / 1e9;
-    double first_s = call_s + (double)m->first_prepare_ns / 1e9;
-    if (call_s >= o->one_shot_s) {
-        m->mode = "1x1";
-        m->trials = m->iterations = 1;
-        return;
-    }
     double floor_ticks = PER_CALL_MIN_FACTOR * (m->ctr.overhead_ticks > m->ctr.resolution_ticks
                                                     ? m->ctr.overhead_ticks : m->ctr.resolution_ticks);
-    m->mode = (double)m->first_ticks >= floor_ticks ? "per-call" : "per-trial-mean";
+    m->mode = call_ticks >= floor_ticks ? "per-call" : "per-trial-mean";
     m->trials = o->trials;
-    if (first_s > 0 && first_s * m->trials > o->budget_s) { /* slow: fewer trials, but some */
-        int t = (int)(o->budget_s / first_s), floor = o->trials < MIN_TRIALS ? o->trials : MIN_TRIALS;
+    if (each_s > 0 && each_s * m->trials > o->budget_s) { /* slow: fewer trials, but some */
+        int t = (int)(o->budget_s / each_s), floor = o->trials < MIN_TRIALS ? o->trials : MIN_TRIALS;
         m->trials = t < floor ? floor : t;
     }
-    double it = first_s > 0 ? o->budget_s / (first_s * m->trials) : o->iter_max;
+    double it = each_s > 0 ? o->budget_s / (each_s * m->trials) : o->iter_max;
     m->iterations = it < o->iter_min ? o->iter_min : it > o->iter_max ? o->iter_max : (int)it;
 }
 
+/* Warm-up calls for warmup_s (at least one). The first call can carry
+ * one-time costs (a library's lazy initialisation): the plan made from it is
+ * redone from the warm-up's fastest call and mean cost. */
 static int warm_up(measure *m)
 {
-    uint64_t start = ngcc_wall_ns(), ticks, ns;
+    uint64_t start = ngcc_wall_ns(), ticks, ns, fastest = UINT64_MAX;
     uint64_t until = start + (uint64_t)(m->o->warmup_s * 1e9);
     do {
         if (timed_call(m, (int)(m->warmup_calls % (uint64_t)m->ctx.records), &ticks, &ns))
             return -1;
+        fastest = ticks < fastest ? ticks : fastest;
         m->warmup_calls++;
     } while (ngcc_wall_ns() < until);
     m->warmup_ns = ngcc_wall_ns() - start;
+    plan(m, (double)fastest, (double)m->warmup_ns / 1e9 / (double)m->warmup_calls);
     return 0;
 }
 
@@ -205,11 +204,12 @@ static int measure_all(measure *m)
     if (timed_call(m, 0, &m->first_ticks, &m->first_ns))
         return -1;
     m->first_prepare_ns = m->last_prepare_ns;
-    plan(m);
-    if (strcmp(m->mode, "1x1") == 0) {
+    if ((double)m->first_ns / 1e9 >= m->o->one_shot_s) {
+        m->mode = "1x1";
+        m->trials = m->iterations = 1;
         m->samples = malloc(sizeof *m->samples);
         if (!m->samples)
-            return -1;
+            return -1; /* an ERROR (m->bad is 0) */
         m->samples[m->nsamples++] = (double)m->first_ticks;
         m->total_ticks = m->first_ticks;
         m->wall_ns = m->first_ns;

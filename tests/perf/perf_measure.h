@@ -1,9 +1,11 @@
 /* ngcc-perf: the measurement itself, run in a child process (perf_child.h).
- * Method: prepare the KAT inputs; one first timed call; warm-up; then trials
- * of calibrated iterations. Iterations per trial come from the first call
- * (with its untimed preparation) and the per-operation time budget, clamped
- * to [iter_min, iter_max]; an operation slower than one_shot_s is measured
- * once (1 x 1: the first call is the sample). Each call is timed on its own,
+ * Method: pin to a CPU (perf_pin.h); prepare the KAT inputs; one first timed
+ * call; warm-up; then trials of calibrated iterations. An operation whose
+ * first call takes one_shot_s is measured once (1 x 1: the first call is the
+ * sample). Otherwise the trials and the iterations per trial come from the
+ * per-operation time budget and the warm-up's cost of a call with its
+ * untimed preparation (not the first call's: it can carry one-time costs),
+ * iterations clamped to [iter_min, iter_max]. Each call is timed on its own,
  * after an untimed preparation that makes it repeat one KAT record's call
  * exactly (perf_op_prepare), unless one call is too short for the counter
  * (< 1000 x its overhead or resolution); then each sample is the mean of one

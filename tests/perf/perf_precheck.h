@@ -1,11 +1,12 @@
 /* ngcc-perf, ngcc-mem, ngcc-sizes: what must hold before measuring. The
- * instance built (its build record), its library exists, and its KAT passed
- * (its KAT record) -- or the run asked to time it anyway, which every record
- * then flags. */
+ * instance built and its library exists (the frame's build check,
+ * ngcc_frame.h), and its KAT passed (its KAT record) -- or the run asked to
+ * time it anyway, which every record then flags. */
 #ifndef PERF_PRECHECK_H
 #define PERF_PRECHECK_H
 #include <stddef.h>
 
+#include "ngcc_frame.h"
 #include "perf_args.h"
 
 typedef struct {
@@ -13,7 +14,7 @@ typedef struct {
     int timed_anyway;     /* measured although the KAT did not pass */
 } perf_kat_status;
 
-/* -1 to go on measuring; else the verdict (ngcc_verdict) and its detail */
-int perf_precheck(const perf_args *a, perf_kat_status *k, char *detail, size_t len);
+/* 0 to go on measuring; 1 with the frame's verdict and detail set */
+int perf_precheck(ngcc_frame *f, const perf_args *a, perf_kat_status *k);
 
 #endif

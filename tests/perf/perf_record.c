@@ -15,12 +15,8 @@ cJSON *perf_meta_json(const ngcc_meta *m)
     return o;
 }
 
-void perf_record_common(cJSON *rec, const char *verdict, const char *detail, const char *expected,
-                        const char *lib, const char *system, const cJSON *meta)
+void perf_record_common(cJSON *rec, const char *lib, const char *system, const cJSON *meta)
 {
-    cJSON_AddStringToObject(rec, "verdict", verdict);
-    cJSON_AddStringToObject(rec, "detail", detail);
-    cJSON_AddStringToObject(rec, "expected", expected);
     cJSON_AddStringToObject(rec, "library", lib ? lib : "");
     char sha[65] = "";
     if (lib && ngcc_sha256_file(lib, sha) == 0)

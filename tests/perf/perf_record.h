@@ -1,6 +1,6 @@
 /* ngcc-perf: the fields every perf, mem, sizes and system record shares
- * (see the record contract in the README): verdict, detail, expected,
- * library and its SHA-256, system, and the library's own metadata. */
+ * besides verdict, detail and expected (the frame's, ngcc_frame.h): library
+ * and its SHA-256, system, and the library's own metadata. */
 #ifndef PERF_RECORD_H
 #define PERF_RECORD_H
 #include <cjson/cJSON.h>
@@ -9,9 +9,8 @@
 
 /* the "meta" object from the library's self-description (child side) */
 cJSON *perf_meta_json(const ngcc_meta *m);
-/* adds verdict, detail, expected, library, library_sha256, system and a
- * copy of meta ({} when the child never reported it) to rec */
-void perf_record_common(cJSON *rec, const char *verdict, const char *detail, const char *expected,
-                        const char *lib, const char *system, const cJSON *meta);
+/* adds library, library_sha256, system and a copy of meta ({} when the
+ * child never reported it) to rec */
+void perf_record_common(cJSON *rec, const char *lib, const char *system, const cJSON *meta);
 
 #endif

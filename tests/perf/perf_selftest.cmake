@@ -172,21 +172,18 @@ if(SCENARIO STREQUAL "mem")
   expect_run(mem_bigger_stack "REGRESSION: .*stack_hwm_bytes [0-9]+ bytes > limit [0-9]+ = baseline [0-9]+ x 1.050"
     --lib "${LIB2}" --name "${NAME2}" --baseline-key "${NAME}" --op sign --thresholds "${thr}"
     --record-out "${WORK}/bigger.json" --expect=REGRESSION)
-  # A rerun of the unchanged fixture passes. Peak RSS of a 2.3 MB process
-  # moves by a few pages between runs (+5.4% seen once in CI), so this check
-  # gives the entry a 25% tolerance; heap and stack are exact either way, and
-  # mem_bigger_stack above proves the 5% gate itself.
-  file(READ "${thr}" j)
-  string(JSON j SET "${j}" instances "${NAME}" mem-sign tolerance 0.25)
-  file(WRITE "${WORK}/rerun-thresholds.json" "${j}")
-  expect_run(mem_rerun "PASS: peak_rss_kb [0-9]+ kB <= limit"
-    --lib "${LIB}" --name "${NAME}" --op sign --thresholds "${WORK}/rerun-thresholds.json"
-    --record-out "${WORK}/rerun.json")
+  # A rerun of the unchanged fixture passes: heap and stack exactly (5%
+  # gates), peak RSS within its own tolerance (--rss-tolerance, default 25%:
+  # RSS of a 2.3 MB process moves by a few pages between runs, +5.4% seen
+  # once in CI); mem_bigger_stack above proves the 5% gate itself.
+  set(rss "peak_rss_kb [0-9]+ kB <= limit [0-9]+ = baseline [0-9]+ x 1.250")
+  expect_run(mem_rerun "PASS: ${rss}.*heap_peak_bytes 232 bytes <= limit 244 = baseline 232 x 1.050"
+    --lib "${LIB}" --name "${NAME}" --op sign --thresholds "${thr}" --record-out "${WORK}/rerun.json")
   file(READ "${thr}" j)
   string(JSON j SET "${j}" instances "${NAME}" mem-sign heap_peak_bytes 100)
   string(JSON j SET "${j}" instances "${NAME}" mem-sign peak_rss_kb 1000)
   file(WRITE "${WORK}/low.json" "${j}")
-  set(both "peak_rss_kb [0-9]+ kB > limit 1050 = baseline 1000 x 1.050.*heap_peak_bytes 232 bytes > limit 105")
+  set(both "peak_rss_kb [0-9]+ kB > limit 1250 = baseline 1000 x 1.250.*heap_peak_bytes 232 bytes > limit 105")
   expect_run(mem_heap_rss_gates "REGRESSION: ${both} = baseline 100"
     --lib "${LIB}" --name "${NAME}" --op sign --thresholds "${WORK}/low.json" --record-out "${WORK}/low-rec.json"
     --expect=REGRESSION)
@@ -266,7 +263,8 @@ if(LENOVER_LIB)
     --lib "${LENOVER_LIB}" --name lenover ${quick} --record-out "${WORK}/lenover.json" --expect=OVERFLOW)
 endif()
 if(HANG_LIB)
-  expect_run(hanging_sign "TIMEOUT: no result after 3 s while (warming up|in trial)"
+  # the phase it names depends on how far a loaded host got in 3 s
+  expect_run(hanging_sign "TIMEOUT: no result after 3 s while (making the first timed call|warming up|in trial)"
     --lib "${HANG_LIB}" --name hang ${all10} --timeout 3 --record-out "${WORK}/hang.json" --expect=TIMEOUT)
 endif()
 

@@ -24,7 +24,6 @@
 #include "perf_precheck.h"
 #include "perf_record.h"
 #include "perf_thresholds.h"
-#include "perf_verdict.h"
 
 static const char usage[] =
     "usage: ngcc-sizes --lib <instance.so> --name <cand>/<key> --record-out <sizes.json>\n"
@@ -36,8 +35,7 @@ static const char usage[] =
 
 static struct {
     perf_args a;
-    int verdict;
-    char detail[1500];
+    ngcc_frame f; /* options, verdict and detail (ngcc_frame.h) */
     perf_kat_status kat;
     perf_child_run run;
     elf_sizes elf;
@@ -101,25 +99,25 @@ static void gate(const cJSON *entry, const char *field, const char *unit, double
     snprintf(Z.gate_name[Z.ngates++], sizeof Z.gate_name[0], "%s", field);
     perf_gate_value(entry, field, unit, value, tolerance, g);
     if (perf_gate_exceeded(g))
-        Z.verdict = PERF_REGRESSION;
+        Z.f.verdict = NGCC_REGRESSION;
     char t[300];
     perf_gate_text(g, field, t, sizeof t);
-    size_t l = strlen(Z.detail);
-    snprintf(Z.detail + l, sizeof Z.detail - l, "%s%s", l ? "; " : "", t);
+    size_t l = strlen(Z.f.detail);
+    snprintf(Z.f.detail + l, sizeof Z.f.detail - l, "%s%s", l ? "; " : "", t);
 }
 
 static void evaluate(const cJSON *thresholds)
 {
     const cJSON *entry = perf_thresholds_entry(thresholds, perf_args_key(&Z.a), "sizes");
-    Z.verdict = NGCC_PASS;
-    Z.detail[0] = 0;
+    Z.f.verdict = NGCC_PASS;
+    Z.f.detail[0] = 0;
     const cJSON *v;
     cJSON_ArrayForEach(v, rget("claimed")) gate(entry, v->string, "bytes", v->valuedouble, 0); /* exact */
     gate(entry, "observed_max", "bytes", cJSON_GetNumberValue(rget("observed_max")), Z.a.tolerance);
     gate(entry, "loadable_total", "bytes", (double)Z.elf.loadable_total, Z.a.tolerance);
     if (Z.kat.timed_anyway) {
-        size_t l = strlen(Z.detail);
-        snprintf(Z.detail + l, sizeof Z.detail - l, "; MEASURED ANYWAY: its KAT verdict is not PASS");
+        size_t l = strlen(Z.f.detail);
+        snprintf(Z.f.detail + l, sizeof Z.f.detail - l, "; MEASURED ANYWAY: its KAT verdict is not PASS");
     }
 }
 
@@ -128,23 +126,23 @@ static void measure(void)
     char err[600];
     cJSON *thresholds = NULL;
     if (perf_thresholds_load(Z.a.thresholds, Z.a.system, &thresholds, err, sizeof err)) {
-        Z.verdict = NGCC_ERROR;
-        snprintf(Z.detail, sizeof Z.detail, "%s", err);
+        Z.f.verdict = NGCC_ERROR;
+        snprintf(Z.f.detail, sizeof Z.f.detail, "%s", err);
         return;
     }
-    Z.verdict = perf_precheck(&Z.a, &Z.kat, Z.detail, sizeof Z.detail);
-    if (Z.verdict < 0 && elf_sizes_read(Z.a.lib, &Z.elf, err, sizeof err)) {
-        Z.verdict = NGCC_LOADFAIL;
-        snprintf(Z.detail, sizeof Z.detail, "%s", err);
+    int stop = perf_precheck(&Z.f, &Z.a, &Z.kat);
+    if (!stop && elf_sizes_read(Z.a.lib, &Z.elf, err, sizeof err)) {
+        ngcc_frame_set(&Z.f, NGCC_LOADFAIL, "%s", err);
+        stop = 1;
     }
-    if (Z.verdict < 0) {
+    if (!stop) {
         if (perf_child_exec(sizes_child, &Z.a, Z.a.timeout, Z.a.mem_mb, Z.a.log, &Z.run)) {
-            Z.verdict = NGCC_ERROR;
-            snprintf(Z.detail, sizeof Z.detail, "cannot start the measuring process");
+            Z.f.verdict = NGCC_ERROR;
+            snprintf(Z.f.detail, sizeof Z.f.detail, "cannot start the measuring process");
         } else if (Z.run.result) {
             evaluate(thresholds);
         } else {
-            Z.verdict = perf_child_verdict(&Z.run, Z.a.timeout, Z.detail, sizeof Z.detail);
+            Z.f.verdict = perf_child_verdict(&Z.run, Z.a.timeout, Z.f.detail, sizeof Z.f.detail);
         }
     }
     cJSON_Delete(thresholds);
@@ -152,9 +150,8 @@ static void measure(void)
 
 static void write_record(void)
 {
-    cJSON *r = ngcc_record_new("sizes", Z.a.name);
-    perf_record_common(r, perf_verdict_name(Z.verdict), Z.detail, perf_verdict_name(Z.a.expect), Z.a.lib,
-                       Z.a.system, rget("meta"));
+    cJSON *r = ngcc_frame_record_new(&Z.f);
+    perf_record_common(r, Z.a.lib, Z.a.system, rget("meta"));
     cJSON_AddBoolToObject(r, "timed_anyway", Z.kat.timed_anyway);
     cJSON_AddStringToObject(r, "kat_verdict", Z.kat.kat_verdict);
     if (Z.run.result) {
@@ -174,7 +171,7 @@ static void write_record(void)
     cJSON *b = cJSON_AddObjectToObject(r, "baseline");
     for (int i = 0; i < Z.ngates; i++)
         cJSON_AddItemToObject(b, Z.gate_name[i], perf_gate_json(&Z.gate[i], "value"));
-    ngcc_record_write(r, Z.a.record_out);
+    ngcc_frame_record_write(&Z.f, r, NULL);
     cJSON_Delete(r);
 }
 
@@ -189,8 +186,8 @@ static void print_measurements(void)
 static void case_measured(void **state)
 {
     (void)state;
-    if (Z.verdict != NGCC_PASS && Z.verdict != PERF_REGRESSION)
-        fail_msg("%s: %s", perf_verdict_name(Z.verdict), Z.detail);
+    if (Z.f.verdict != NGCC_PASS && Z.f.verdict != NGCC_REGRESSION)
+        fail_msg("%s: %s", ngcc_verdict_name(Z.f.verdict), Z.f.detail);
 }
 
 static void case_sizes(void **state)
@@ -206,11 +203,12 @@ static void case_sizes(void **state)
 
 int main(int argc, char **argv)
 {
-    if (perf_args_parse(&Z.a, argc, argv, usage))
-        return 2;
-    if (!Z.a.lib || !Z.a.name || !Z.a.record_out) {
-        fprintf(stderr, "ngcc-sizes: --lib, --name and --record-out are required\n%s", usage);
-        return 2;
+    int rc = perf_args_parse(&Z.a, &Z.f, "sizes", "ngcc-sizes", 0, usage, argc, argv);
+    if (rc)
+        return rc;
+    if ((rc = ngcc_frame_resume(&Z.f)) >= 0) {
+        ngcc_frame_free(&Z.f);
+        return rc;
     }
     measure();
     ngcc_child_show_log(Z.a.log, 4096);
@@ -220,10 +218,6 @@ int main(int argc, char **argv)
     snprintf(group, sizeof group, "sizes/%s", Z.a.name);
     const struct CMUnitTest tests[] = {cmocka_unit_test(case_measured), cmocka_unit_test(case_sizes)};
     _cmocka_run_group_tests(group, tests, 2, NULL, NULL);
-    printf("ngcc: verdict sizes %s: %s: %s\n", Z.a.name, perf_verdict_name(Z.verdict), Z.detail);
-    if (Z.a.expect != NGCC_PASS)
-        printf("ngcc: expected %s, got %s: %s\n", perf_verdict_name(Z.a.expect), perf_verdict_name(Z.verdict),
-               Z.verdict == Z.a.expect ? "as expected" : "UNEXPECTED");
     perf_child_free(&Z.run);
-    return Z.verdict == Z.a.expect ? 0 : 1;
+    return ngcc_frame_finish(&Z.f);
 }

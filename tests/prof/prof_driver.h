@@ -7,6 +7,7 @@
 #include <cjson/cJSON.h>
 
 #include "ngcc_child.h"
+#include "ngcc_frame.h"
 #include "ngcc_verdict.h"
 #include "prof_expect.h"
 #include "prof_scan.h"
@@ -30,9 +31,8 @@ typedef struct {
     prof_calib cal;
     double run_ticks, run_ns;
     ngcc_child_result child;
-    /* judgement */
-    ngcc_verdict verdict;
-    char detail[700];
+    /* judgement: verdict and detail are the frame's (P.f.verdict, P.f.detail) */
+    ngcc_frame f;
     prof_scan_result scan;
     char scan_dir[300];
     const char *expect_used;
@@ -44,6 +44,7 @@ typedef struct {
     cJSON *out; /* the record being built */
     prof_summary_figs figs;
     char calls_text[400];
+    char drng_text[160]; /* "drng 80 (drng_algorithm 75.6, other contexts 4.4)" */
 } prof_state;
 
 extern prof_state P;
@@ -55,7 +56,7 @@ const char *prof_rec_str(const cJSON *rec, const char *key);
 
 /* prof_output.c */
 void prof_build_record(void);  /* figures, scan, library, meta: before judging the counts */
-void prof_finish_record(void); /* verdict, expectation, differences; writes it */
+void prof_finish_record(void); /* expectation, differences; writes it with the frame */
 void prof_print_figures(void); /* CDash measurements and the campaign-format lines */
 int prof_run_cases(void);      /* the CMocka group; returns the failed count */
 

@@ -1,7 +1,7 @@
 /* ngcc-prof-expect: writes or refreshes a candidate's prof expectation file
  * from the prof records of the last run (<records>/<cand>/<key>/prof-<op>.json).
  * Zoo variants (keys with '~') and failed measurements (any verdict other
- * than PASS, NOKAT or MISMATCH) are never written; entries of instances and
+ * than PASS, RECORDED, MISMATCH or the older NOKAT) are never written; entries of instances and
  * operations not in the run are kept. Prints what changed. */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -45,7 +45,7 @@ static int selected(const char *key)
 
 static int usable_verdict(const char *v)
 {
-    return !strcmp(v, "PASS") || !strcmp(v, "NOKAT") || !strcmp(v, "MISMATCH");
+    return !strcmp(v, "PASS") || !strcmp(v, "RECORDED") || !strcmp(v, "MISMATCH") || !strcmp(v, "NOKAT");
 }
 
 /* one record into the expectation; 0 ok, 1 skipped */

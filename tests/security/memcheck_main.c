@@ -4,7 +4,8 @@
  * --track-origins=yes and the reviewed suppression file, then turns the
  * first error valgrind reports into the verdict (sec_memerr.h), writes
  * <records>/memcheck.json, runs its CMocka cases and prints one verdict line.
- * Exit 0 iff the verdict is the expected one. */
+ * Exit 0 iff the verdict is the expected one. Options, build check, resume,
+ * verdict line and exit code are the driver frame's (ngcc_frame.h). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <getopt.h>
@@ -21,7 +22,9 @@
 
 #include "memcheck_flow.h"
 #include "ngcc_child.h"
+#include "ngcc_frame.h"
 #include "ngcc_record.h"
+#include "ngcc_resume.h"
 #include "ngcc_util.h"
 #include "ngcc_verdict.h"
 #include "sec_memerr.h"
@@ -29,9 +32,10 @@
 #define VG_ERROR_EXIT 99
 
 static struct {
-    /* options */
-    const char *valgrind, *supp, *lib, *name, *record_out, *build_record, *log;
-    int record, expect, run_flow;
+    /* options: the frame's (lib, name, log, timeout, ...) and memcheck's own */
+    ngcc_frame f;
+    const char *valgrind, *supp, *lib, *name, *log;
+    int record;
     double timeout;
     /* results */
     char self[PATH_MAX];
@@ -41,61 +45,84 @@ static struct {
     char last_step[128], loadfail[512];
     int done;
     cJSON *meta, *steps;
-    ngcc_verdict verdict;
-    char detail[700];
 } M;
 
-static void usage(void)
+static const char usage[] =
+    "usage: ngcc-memcheck --valgrind <path> --suppressions <file> --lib <instance.so>\n"
+    "       --name <cand>/<inst> --record-out <json> --log <file> [--build-record <json>]\n"
+    "       [--record R] [--timeout S] [--expect VERDICT]\n"
+    "       ngcc-memcheck --run --lib <instance.so> [--record R]   (what valgrind runs)\n";
+
+static int record_number(const char *prog, const char *v, int *out)
 {
-    fprintf(stderr, "usage: ngcc-memcheck --valgrind <path> --suppressions <file> --lib <instance.so>\n"
-                    "       --name <cand>/<inst> --record-out <json> --log <file> [--build-record <json>]\n"
-                    "       [--record R] [--timeout S] [--expect VERDICT]\n"
-                    "       ngcc-memcheck --run --lib <instance.so> [--record R]   (what valgrind runs)\n");
+    char *end;
+    long r = strtol(v, &end, 10);
+    if (end == v || *end || r < 0 || r > 9) {
+        fprintf(stderr, "%s: --record %s: the KAT records are 0..9\n", prog, v);
+        return -1;
+    }
+    *out = (int)r;
+    return 0;
+}
+
+static int own_option(ngcc_frame *f, int c, const char *v)
+{
+    (void)f;
+    switch (c) {
+    case 'v': M.valgrind = v; return 0;
+    case 's': M.supp = v; return 0;
+    case 'r': return record_number("ngcc-memcheck", v, &M.record);
+    }
+    return -1;
+}
+
+/* "--run --lib <so> [--record R]": the flow valgrind runs (not a driver) */
+static int is_flow(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--run") == 0)
+            return 1;
+    return 0;
+}
+
+static int run_flow(int argc, char **argv)
+{
+    static const struct option lo[] = {
+        {"run", 0, 0, 'R'}, {"lib", 1, 0, 'l'}, {"record", 1, 0, 'r'}, {0, 0, 0, 0}};
+    const char *lib = NULL;
+    int c, record = 0;
+    while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
+        if (c == 'l')
+            lib = optarg;
+        else if (c == 'r' && record_number("ngcc-memcheck --run", optarg, &record) == 0)
+            continue;
+        else if (c != 'R')
+            return 2;
+    }
+    return lib ? memcheck_flow(lib, record) : 2;
 }
 
 static int parse(int argc, char **argv)
 {
     static const struct option lo[] = {
-        {"valgrind", 1, 0, 'v'}, {"suppressions", 1, 0, 's'}, {"lib", 1, 0, 'l'}, {"name", 1, 0, 'n'},
-        {"record-out", 1, 0, 'o'}, {"build-record", 1, 0, 'b'}, {"log", 1, 0, 'L'}, {"record", 1, 0, 'r'},
-        {"timeout", 1, 0, 't'}, {"expect", 1, 0, 'e'}, {"run", 0, 0, 'R'}, {0, 0, 0, 0}};
-    int c;
-    M.expect = NGCC_PASS;
-    while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
-        switch (c) {
-        case 'v': M.valgrind = optarg; break;
-        case 's': M.supp = optarg; break;
-        case 'l': M.lib = optarg; break;
-        case 'n': M.name = optarg; break;
-        case 'o': M.record_out = optarg; break;
-        case 'b': M.build_record = optarg; break;
-        case 'L': M.log = optarg; break;
-        case 'r': M.record = atoi(optarg); break;
-        case 't': M.timeout = atof(optarg); break;
-        case 'R': M.run_flow = 1; break;
-        case 'e':
-            if ((M.expect = ngcc_verdict_parse(optarg)) < 0) {
-                fprintf(stderr, "ngcc-memcheck: --expect %s: unknown verdict\n", optarg);
-                return -1;
-            }
-            break;
-        default: return -1;
-        }
-    }
-    if (M.record < 0 || M.record > 9) {
-        fprintf(stderr, "ngcc-memcheck: --record %d: the KAT records are 0..9\n", M.record);
-        return -1;
-    }
+        {"valgrind", 1, 0, 'v'}, {"suppressions", 1, 0, 's'}, {"record", 1, 0, 'r'}, {0, 0, 0, 0}};
+    static const ngcc_frame_spec spec = {"memcheck", "ngcc-memcheck", usage, lo, own_option, 0, NULL};
+    int rc = ngcc_frame_parse(&M.f, &spec, argc, argv);
+    if (rc)
+        return rc;
     static char lib_abs[PATH_MAX]; /* valgrind starts in the child's scratch folder */
-    if (M.lib && realpath(M.lib, lib_abs))
-        M.lib = lib_abs;
-    if (M.run_flow)
-        return M.lib ? 0 : -1;
-    if (!M.valgrind || !M.supp || !M.lib || !M.name || !M.record_out || !M.log) {
-        fprintf(stderr, "ngcc-memcheck: --valgrind, --suppressions, --lib, --name, --record-out and --log are "
-                        "required\n");
-        return -1;
+    M.lib = realpath(M.f.lib, lib_abs) ? lib_abs : M.f.lib;
+    M.name = M.f.name;
+    M.log = M.f.log;
+    M.timeout = M.f.timeout;
+    if (!M.valgrind || !M.supp || !M.log) {
+        fprintf(stderr, "ngcc-memcheck: --valgrind, --suppressions and --log are required\n%s", usage);
+        ngcc_frame_free(&M.f);
+        return 2;
     }
+    /* the verdict also depends on the suppressions and on valgrind itself */
+    ngcc_inputs_add_file(M.f.inputs, "suppressions_sha256", M.supp);
+    ngcc_inputs_add_file(M.f.inputs, "valgrind_sha256", M.valgrind);
     return 0;
 }
 
@@ -150,34 +177,34 @@ static void judge(void)
 {
     const char *at = M.last_step[0] ? M.last_step : "the start";
     if (M.child.end == NGCC_CHILD_TIMEDOUT) {
-        M.verdict = NGCC_TIMEOUT;
-        snprintf(M.detail, sizeof M.detail, "no result after %.0f s under valgrind (last step: %s); raise the "
+        M.f.verdict = NGCC_TIMEOUT;
+        snprintf(M.f.detail, sizeof M.f.detail, "no result after %.0f s under valgrind (last step: %s); raise the "
                  "\"timeouts\" {\"memcheck\": S} override", M.timeout, at);
     } else if (M.loadfail[0]) {
-        M.verdict = NGCC_LOADFAIL;
-        snprintf(M.detail, sizeof M.detail, "cannot load the instance library: %s", M.loadfail);
+        M.f.verdict = NGCC_LOADFAIL;
+        snprintf(M.f.detail, sizeof M.f.detail, "cannot load the instance library: %s", M.loadfail);
     } else if (M.err.found) {
-        M.verdict = M.err.verdict;
-        snprintf(M.detail, sizeof M.detail, "%s [%ld error(s)]", M.err.summary, M.errors);
+        M.f.verdict = M.err.verdict;
+        snprintf(M.f.detail, sizeof M.f.detail, "%s [%ld error(s)]", M.err.summary, M.errors);
     } else if (M.child.end == NGCC_CHILD_SIGNALED || (M.child.end == NGCC_CHILD_EXITED && M.child.code >= 128)) {
-        M.verdict = NGCC_CRASH;
-        snprintf(M.detail, sizeof M.detail, "the run ended by a signal (code %d) after step %s; see %s",
+        M.f.verdict = NGCC_CRASH;
+        snprintf(M.f.detail, sizeof M.f.detail, "the run ended by a signal (code %d) after step %s; see %s",
                  M.child.code, at, M.log);
     } else if (M.child.code == 127 || M.errors < 0) {
-        M.verdict = NGCC_ERROR;
-        snprintf(M.detail, sizeof M.detail, "valgrind did not run (%s, exit code %d); see %s", M.valgrind,
+        M.f.verdict = NGCC_ERROR;
+        snprintf(M.f.detail, sizeof M.f.detail, "valgrind did not run (%s, exit code %d); see %s", M.valgrind,
                  M.child.code, M.log);
     } else if (M.child.code == VG_ERROR_EXIT || M.errors > 0) {
-        M.verdict = NGCC_OVERFLOW;
-        snprintf(M.detail, sizeof M.detail, "valgrind reported %ld error(s) of a kind not recognised; see %s",
+        M.f.verdict = NGCC_OVERFLOW;
+        snprintf(M.f.detail, sizeof M.f.detail, "valgrind reported %ld error(s) of a kind not recognised; see %s",
                  M.errors, M.log);
     } else if (!M.done) {
-        M.verdict = NGCC_CRASH;
-        snprintf(M.detail, sizeof M.detail, "the instance ended the process (exit code %d) after step %s",
+        M.f.verdict = NGCC_CRASH;
+        snprintf(M.f.detail, sizeof M.f.detail, "the instance ended the process (exit code %d) after step %s",
                  M.child.code, at);
     } else {
-        M.verdict = NGCC_PASS;
-        snprintf(M.detail, sizeof M.detail, "no memory error in KAT record %d (%ld suppressed)", M.record,
+        M.f.verdict = NGCC_PASS;
+        snprintf(M.f.detail, sizeof M.f.detail, "no memory error in KAT record %d (%ld suppressed)", M.record,
                  M.suppressed);
     }
 }
@@ -186,8 +213,8 @@ static void run_valgrind(void)
 {
     ssize_t n = readlink("/proc/self/exe", M.self, sizeof M.self - 1);
     if (n <= 0) {
-        M.verdict = NGCC_ERROR;
-        snprintf(M.detail, sizeof M.detail, "cannot find this program's own path: %s", strerror(errno));
+        M.f.verdict = NGCC_ERROR;
+        snprintf(M.f.detail, sizeof M.f.detail, "cannot find this program's own path: %s", strerror(errno));
         return;
     }
     M.self[n] = 0;
@@ -199,27 +226,10 @@ static void run_valgrind(void)
     judge();
 }
 
-static int build_failed(void)
-{
-    cJSON *b = M.build_record && access(M.build_record, R_OK) == 0 ? ngcc_record_load(M.build_record) : NULL;
-    const cJSON *v = b ? cJSON_GetObjectItem(b, "verdict") : NULL;
-    int failed = cJSON_IsString(v) && strcmp(v->valuestring, "BUILDFAIL") == 0;
-    if (failed) {
-        const cJSON *e = cJSON_GetObjectItem(b, "first_error");
-        snprintf(M.detail, sizeof M.detail, "the instance did not compile: %s",
-                 cJSON_IsString(e) ? e->valuestring : "(see the build test)");
-    }
-    cJSON_Delete(b);
-    return failed;
-}
-
 static void write_record(const char *start)
 {
-    cJSON *r = ngcc_record_new("memcheck", M.name);
+    cJSON *r = ngcc_frame_record_new(&M.f);
     cJSON_ReplaceItemInObject(r, "start_utc", cJSON_CreateString(start));
-    cJSON_AddStringToObject(r, "verdict", ngcc_verdict_name(M.verdict));
-    cJSON_AddStringToObject(r, "detail", M.detail);
-    cJSON_AddStringToObject(r, "expected", ngcc_verdict_name((ngcc_verdict)M.expect));
     cJSON_AddStringToObject(r, "library", M.lib);
     char sha[65] = "";
     ngcc_sha256_file(M.lib, sha);
@@ -238,45 +248,41 @@ static void write_record(const char *start)
     cJSON_AddStringToObject(v, "first_error", M.err.found ? M.err.summary : "");
     cJSON_AddStringToObject(v, "report", M.err.report ? M.err.report : "");
     cJSON_AddStringToObject(v, "log", M.log);
-    ngcc_record_write(r, M.record_out);
+    ngcc_frame_record_write(&M.f, r, NULL);
     cJSON_Delete(r);
 }
 
 static void case_no_memory_errors(void **state)
 {
     (void)state;
-    if (M.err.found || M.verdict == NGCC_OVERFLOW)
-        fail_msg("%s", M.detail);
+    if (M.err.found || M.f.verdict == NGCC_OVERFLOW)
+        fail_msg("%s", M.f.detail);
 }
 
 static void case_run_completed(void **state)
 {
     (void)state;
-    if (M.verdict != NGCC_PASS && !M.err.found)
-        fail_msg("%s: %s", ngcc_verdict_name(M.verdict), M.detail);
+    if (M.f.verdict != NGCC_PASS && !M.err.found)
+        fail_msg("%s: %s", ngcc_verdict_name(M.f.verdict), M.f.detail);
 }
 
 int main(int argc, char **argv)
 {
-    if (parse(argc, argv)) {
-        usage();
-        return 2;
+    if (is_flow(argc, argv))
+        return run_flow(argc, argv);
+    int rc = parse(argc, argv);
+    if (rc)
+        return rc;
+    if ((rc = ngcc_frame_resume(&M.f)) >= 0) {
+        ngcc_frame_free(&M.f);
+        return rc;
     }
-    if (M.run_flow)
-        return memcheck_flow(M.lib, M.record);
     char start[32];
     ngcc_utc_now(start);
     M.meta = cJSON_CreateObject();
     M.steps = cJSON_CreateArray();
-    if (build_failed()) {
-        M.verdict = NGCC_BUILDFAIL;
-    } else if (access(M.lib, R_OK) != 0) {
-        M.verdict = NGCC_LOADFAIL;
-        snprintf(M.detail, sizeof M.detail, "%s: %s; run its build test first (ctest -L build)", M.lib,
-                 strerror(errno));
-    } else {
+    if (!ngcc_frame_check_build(&M.f))
         run_valgrind();
-    }
     if (M.err.report)
         printf("---- first valgrind error ----\n%s---- end of valgrind error (whole log: %s) ----\n", M.err.report,
                M.log);
@@ -285,12 +291,8 @@ int main(int argc, char **argv)
     char group[300];
     snprintf(group, sizeof group, "memcheck %s", M.name);
     _cmocka_run_group_tests(group, tests, 2, NULL, NULL);
-    printf("ngcc: verdict memcheck %s: %s: %s\n", M.name, ngcc_verdict_name(M.verdict), M.detail);
-    if (M.expect != NGCC_PASS)
-        printf("ngcc: expected %s, got %s: %s\n", ngcc_verdict_name((ngcc_verdict)M.expect),
-               ngcc_verdict_name(M.verdict), (int)M.verdict == M.expect ? "as expected" : "UNEXPECTED");
     sec_memerr_free(&M.err);
     cJSON_Delete(M.meta);
     cJSON_Delete(M.steps);
-    return (int)M.verdict == M.expect ? 0 : 1;
+    return ngcc_frame_finish(&M.f);
 }

@@ -12,7 +12,8 @@ const char *rec_verdict(const rp_record *r)
 
 int verdict_ok(const char *v)
 {
-    return v && (strcmp(v, "PASS") == 0 || strcmp(v, "BUILDOK") == 0);
+    /* RECORDED: passing, nothing committed to gate against (prof); the prof table notes it */
+    return v && (strcmp(v, "PASS") == 0 || strcmp(v, "BUILDOK") == 0 || strcmp(v, "RECORDED") == 0);
 }
 
 int note_malformed(rd_doc *d, const rp_record *r)

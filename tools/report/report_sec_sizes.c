@@ -131,16 +131,38 @@ static int cmp_calls(const void *a, const void *b)
     return strcmp(x->name, y->name);
 }
 
-/* "sm3hash 16.1 k, pseudoXOF 1.07 k, drng 2": by mean count, zero counts left out */
+#define OTHER_CTX "@other_ctx"
+
+/* mean calls of key + key@other_ctx: every context, as the published tables count */
+static double calls_mean(const cJSON *calls, const char *key, double *other)
+{
+    char k[96];
+    double own = 0, oth = 0;
+    snprintf(k, sizeof k, "%s" OTHER_CTX, key);
+    const cJSON *c = cJSON_GetObjectItemCaseSensitive(calls, key), *o = cJSON_GetObjectItemCaseSensitive(calls, k);
+    if (c)
+        rj_num(c, "mean", &own);
+    if (o)
+        rj_num(o, "mean", &oth);
+    if (other)
+        *other = oth;
+    return own + oth;
+}
+
+/* "sm3hash 16.1 k, pseudoXOF 1.07 k, drng 2": by mean count, zero counts left
+ * out; drng and drng-init count every context (the split is its own column) */
 static void calls_text(const cJSON *calls, char *out, size_t cap)
 {
     call_mean cm[32];
-    size_t n = 0;
+    size_t n = 0, sl = strlen(OTHER_CTX);
     const cJSON *c;
     cJSON_ArrayForEach(c, calls)
     {
-        double mean;
-        if (n < 32 && c->string && rj_num(c, "mean", &mean) && mean > 0)
+        size_t l = c->string ? strlen(c->string) : 0;
+        if (!l || (l > sl && strcmp(c->string + l - sl, OTHER_CTX) == 0))
+            continue;
+        double mean = calls_mean(calls, c->string, NULL);
+        if (n < 32 && mean > 0)
             cm[n++] = (call_mean){sym_label(c->string), mean};
     }
     qsort(cm, n, sizeof *cm, cmp_calls);
@@ -152,6 +174,16 @@ static void calls_text(const cJSON *calls, char *out, size_t cap)
     }
     if (!n && cJSON_IsObject(calls))
         snprintf(out, cap, "no ICCS calls");
+}
+
+/* "75.6 (drng_algorithm 75.6, other contexts 0)": get_random_number calls in
+ * every context with the split beside */
+static void drng_text(const cJSON *calls, char *out, size_t cap)
+{
+    double other, all = calls_mean(calls, "get_random_number", &other);
+    char a[NGCC_FMT_MAX], o[NGCC_FMT_MAX], x[NGCC_FMT_MAX];
+    snprintf(out, cap, "%s (drng_algorithm %s, other contexts %s)", ngcc_fmt_calls(a, all),
+             ngcc_fmt_calls(o, all - other), ngcc_fmt_calls(x, other));
 }
 
 static void prof_row(rs_ctx *x, rd_table *t, const rp_instance *in, const rp_record *r)
@@ -169,13 +201,21 @@ static void prof_row(rs_ctx *x, rd_table *t, const rp_instance *in, const rp_rec
     }
     cell_num(t, r, "share.hash", ngcc_fmt_percent, missing, sizeof missing);
     cell_num(t, r, "share.drng", ngcc_fmt_percent, missing, sizeof missing);
+    const char *v = r->json ? rj_str(r->json, "verdict") : NULL;
+    if (v && strcmp(v, "RECORDED") == 0)
+        rd_last_note(t, rd_note(x->doc, "%s: RECORDED: no expectation committed, the counts are recorded but not "
+                                "gated; record it with the prof-expect target", r->file));
     const cJSON *calls = r->json ? rj_get(r->json, "calls") : NULL;
     char text[1024];
-    calls_text(calls, text, sizeof text);
-    if (cJSON_IsObject(calls))
+    if (cJSON_IsObject(calls)) {
+        drng_text(calls, text, sizeof text);
         rd_cell_text(t, "%s", text);
-    else
+        calls_text(calls, text, sizeof text);
+        rd_cell_text(t, "%s", text);
+    } else {
         cell_missing(t, r, "calls", missing, sizeof missing);
+        rd_cell_text(t, "%s", NGCC_FMT_GAP);
+    }
     rd_row_gaps(x->doc, t, "%s has no usable value for %s.", r->file, missing);
 }
 
@@ -204,9 +244,11 @@ static void symmetric_table(rs_ctx *x)
         rd_para(x->doc, "No prof records for %s: the prof label was not run.", x->cand->id);
         return;
     }
-    rd_para(x->doc, "Hash = sm3hash, pseudohash and pseudoXOF; drng = get_random_number on drng_algorithm. Calls "
-                    "per operation are means over the KAT records, 3 significant figures, largest first.");
-    rd_table *t = rd_table_new(x->doc, "llrrl", "Instance", "Operation", "Hash share", "DRNG share",
+    rd_para(x->doc, "Hash = sm3hash, pseudohash and pseudoXOF; drng = every get_random_number call, in all DRNG "
+                    "contexts, as the published tables count them (DRNG calls: split into drng_algorithm and "
+                    "other contexts). Calls per operation are means over the KAT records, 3 significant figures, "
+                    "largest first.");
+    rd_table *t = rd_table_new(x->doc, "llrrll", "Instance", "Operation", "Hash share", "DRNG share", "DRNG calls",
                                "Calls per operation");
     for (size_t i = 0; i < x->cand->ninst; i++) {
         rp_record *ops[MAX_OPS];
