@@ -8,6 +8,8 @@ foreach(m NgccSecurityTests NgccPerfTests NgccProfTests)
 endforeach()
 # Selftests of discovery, sandbox and resume on the fxq-* quirk fixtures.
 include(NgccRealWorldTests)
+# The README's commands, run as written.
+include(NgccReadmeTests)
 
 # Default per-label timeouts (seconds); an override's "timeouts" wins.
 set(NGCC_TIMEOUT_build 600 CACHE STRING "Timeout of an instance build test")
@@ -114,4 +116,5 @@ function(ngcc_add_instance_tests)
   ngcc_add_template_tests()
   ngcc_add_kat_selftests()
   ngcc_add_realworld_selftests()
+  ngcc_add_readme_selftests()
 endfunction()

@@ -35,8 +35,10 @@ endforeach()
 execute_process(COMMAND gcc -O2 -std=gnu11 ${defs} -I${src}/iccs/include -I${src}/iccs/src -I${src}/harness
   -I${src}/tests/kat ${objs}
   ${src}/iccs/src/drng.c ${src}/iccs/src/auxfunc.c ${src}/iccs/src/sm3.c ${src}/cmake/instance/ngcc_glue.c
-  ${src}/tests/kat/kat_replay.c ${src}/tools/bench/kat_direct.c ${src}/harness/ngcc_guard.c
-  ${src}/harness/ngcc_katgen.c ${src}/harness/ngcc_util.c -lcrypto -o "${work}/kat_direct"
+  ${src}/tests/kat/kat_replay.c ${src}/tools/bench/kat_direct.c
+  # the rest of the replay's harness calls (guards, DRNG streams, child notes)
+  # from the build's own harness library, so this list cannot go stale
+  "${BUILD}/harness/libngcc_harness.a" -lcjson -lcrypto -ldl -o "${work}/kat_direct"
   COMMAND_ERROR_IS_FATAL ANY)
 
 function(run_timed out)
