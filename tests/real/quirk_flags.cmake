@@ -140,6 +140,8 @@ expect(INL-128~linkflags kat.json verdict EQUALS PASS)
 
 # -- class 23: c_standard and a forced include reach the candidate only
 expect(C11-128 build-plain.json flagset EQUALS guide)
+# the name probe takes the forced include in its two-item spelling
+expect(C11-128 discovery.json ai_method EQUALS preprocessor)
 expect(C11-128 build-plain.json meta flags MATCHES "^-std=c11 -Wpedantic .* -include fallbacks\\.h$")
 foreach(inst C11-128 INL-128 POSIX-128)
   expect(${inst} build-plain.json meta glue_flags EQUALS "${glue}")
