@@ -10,7 +10,8 @@
 #     line only -> NOKAT (never MISMATCH against the sibling); an option whose
 #     value is missing -> a clear error; a budget that allows one record ->
 #     the ':1' line preferred, a whole-file line "cannot be checked" (NOKAT
-#     without a KAT file, a note with one); a record beyond the timeout ->
+#     without a KAT file, a note with one), a ':3' line alone -> the run goes
+#     on to 3 records (they fit the timeout); a record beyond the timeout ->
 #     TIMEOUT naming the operation; op_seconds on a non-PASS verdict.
 # A fixture that is missing (not discovered, not built, no record) FAILS.
 # -D inputs: BUILD, SRC, KAT (ngcc-kat), MANIFEST_TOOL (ngcc-manifest), WORK
@@ -214,6 +215,22 @@ run_kat(budget_full_ref "${lib1}" PASS
   --ref "${WORK}/KAT_SIG_MANI_128.txt" --manifest "${WORK}/full.sha256" --manifest-key "${key1}" --budget 0.000001)
 load(j "${WORK}/budget_full_ref.json")
 check("${j}" budget_full_ref reference manifest_line checked EQUALS OFF)
+
+# f2. no KAT file, only a ':3' line: the run goes on past the budget to 3
+#     records (they fit the timeout), then stops
+execute_process(COMMAND "${MANIFEST_TOOL}" --records 3 "MANI_128/KAT_SIG_MANI_128.txt=${WORK}/KAT_SIG_MANI_128.txt"
+  OUTPUT_VARIABLE three)
+file(WRITE "${WORK}/three.sha256" "${three}")
+run_kat(budget_extend "${lib1}" PASS
+  "PASS: 3/3 records match the manifest digest .*strict:3 .*reduced: 10 records would take .*ran the first 3, past the budget because the only reference covers 3 records"
+  --manifest "${WORK}/three.sha256" --manifest-key "${key1}" --budget 0.000001 --timeout 100)
+load(j "${WORK}/budget_extend.json")
+check("${j}" budget_extend budget extended_to EQUALS 3)
+check("${j}" budget_extend budget records_run EQUALS 3)
+# ... but not when the KAT file is there (it can be compared at any count)
+run_kat(budget_noextend "${lib1}" PASS "PASS: 1/1 records match .*KAT_SIG_MANI_128.txt"
+  --ref "${WORK}/KAT_SIG_MANI_128.txt" --manifest "${WORK}/three.sha256" --manifest-key "${key1}"
+  --budget 0.000001 --timeout 100)
 
 # g. a record beyond the timeout: TIMEOUT naming the operation
 run_kat(timeout_op "${libslow}" TIMEOUT "TIMEOUT: no result after 3 s, in record 0 inside sig_keygen"
