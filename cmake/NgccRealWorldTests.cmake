@@ -2,6 +2,8 @@
 # quirk fixtures (scripts in tests/real/ and tests/kat/):
 #   selftest/discovery      discovery and override parsing on synthetic trees
 #                           (cmake -P, no build needed)
+#   selftest/quirk-kat      manifest-only KATs (fxq-manifest) and the kat
+#                           record budget (fxq-slow), from records
 #   selftest/quirk-verdicts every fxq instance's build and kat records and
 #                           discovery decisions, checked exactly
 #   selftest/quirk-names    the same for fxq-nested and fxq-names (folder
@@ -107,6 +109,24 @@ function(ngcc_add_realworld_selftests)
   if(names_fixtures)
     set_tests_properties(selftest/quirk-names PROPERTIES FIXTURES_REQUIRED "${names_fixtures}")
   endif()
+
+  # selftest/quirk-kat (tests/real/quirk_kat.cmake): manifest-only KATs and
+  # the kat budget on fxq-manifest and fxq-slow. Registered even when those
+  # fixtures are missing, so that it fails then.
+  set(qk_items fxq-manifest/Mani-1 fxq-manifest/Mani-2 fxq-manifest/Mani-3 fxq-slow/SLOWKG-128)
+  set(qk_present "")
+  foreach(item IN LISTS qk_items)
+    if(TEST "build/${item}")
+      list(APPEND qk_present ${item})
+    endif()
+  endforeach()
+  ngcc_fixtures_of(qk_fixtures ${qk_present})
+  add_test(NAME selftest/quirk-kat COMMAND ${CMAKE_COMMAND}
+    "-DBUILD=${CMAKE_BINARY_DIR}" "-DSRC=${PROJECT_SOURCE_DIR}" "-DKAT=$<TARGET_FILE:ngcc-kat>"
+    "-DMANIFEST_TOOL=$<TARGET_FILE:ngcc-manifest>" "-DWORK=${CMAKE_BINARY_DIR}/selftest/quirk-kat"
+    -P "${real}/quirk_kat.cmake")
+  set_tests_properties(selftest/quirk-kat PROPERTIES LABELS "selftest;kat" TIMEOUT 180
+    FIXTURES_REQUIRED "${qk_fixtures}")
 
   foreach(item IN LISTS NGCC_QUIRK_INSTANCES)
     string(REPLACE "/" ";" parts "${item}")

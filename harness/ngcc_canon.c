@@ -143,56 +143,18 @@ void ngcc_katdigest_free(ngcc_katdigest *d)
     free(d);
 }
 
-int ngcc_manifest_find(const char *path, const char *key, char hex[65], int *nolen, long *records)
+/* "<mode>[:N]" -> nolen, records; 0 or -1 */
+static int parse_mode(const char *m, int *nolen, long *records)
 {
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return -1;
-    const char *file = strrchr(key, '/');
-    file = file ? file + 1 : key;
-    char *line = NULL;
-    size_t cap = 0;
-    ssize_t n;
-    int found = 0, suffix_hits = 0, bad = 0;
-    char sfx_hex[65] = "", sfx_mode[32] = "";
-    char mode[32] = "";
-    while ((n = getline(&line, &cap, f)) >= 0) {
-        ngcc_canon_strip(line, (size_t)n);
-        if (line[0] == 0 || line[0] == '#')
-            continue;
-        char h[80], m[32], p[4096];
-        if (sscanf(line, "%79s %31s %4095[^\n]", h, m, p) != 3 || strlen(h) != 64) {
-            bad = 1;
-            continue;
-        }
-        if (strcmp(p, key) == 0) {
-            memcpy(hex, h, 65);
-            snprintf(mode, sizeof mode, "%s", m);
-            found = 1;
-            break;
-        }
-        size_t pl = strlen(p), fl = strlen(file);
-        if ((pl == fl && strcmp(p, file) == 0) || (pl > fl && p[pl - fl - 1] == '/' && strcmp(p + pl - fl, file) == 0)) {
-            suffix_hits++;
-            memcpy(sfx_hex, h, 65);
-            snprintf(sfx_mode, sizeof sfx_mode, "%s", m);
-        }
-    }
-    free(line);
-    fclose(f);
-    if (!found && suffix_hits == 1) {
-        memcpy(hex, sfx_hex, 65);
-        memcpy(mode, sfx_mode, sizeof mode);
-        found = 1;
-    }
-    if (!found)
-        return bad ? -1 : 1;
-    for (int i = 0; i < 64; i++)
-        hex[i] = (char)tolower((unsigned char)hex[i]);
+    char mode[32];
+    snprintf(mode, sizeof mode, "%s", m);
     *records = 0;
     char *colon = strchr(mode, ':');
     if (colon) {
-        *records = strtol(colon + 1, NULL, 10);
+        char *end;
+        *records = strtol(colon + 1, &end, 10);
+        if (*end || *records < 1)
+            return -1;
         *colon = 0;
     }
     if (strcmp(mode, "strict") == 0)
@@ -202,4 +164,55 @@ int ngcc_manifest_find(const char *path, const char *key, char hex[65], int *nol
     else
         return -1;
     return 0;
+}
+
+int ngcc_manifest_lines(const char *path, const char *key, ngcc_manifest_line *out, int max, int *bad)
+{
+    FILE *f = fopen(path, "r");
+    *bad = 0;
+    if (!f)
+        return -1;
+    const char *file = strrchr(key, '/');
+    file = file ? file + 1 : key;
+    char *line = NULL;
+    size_t cap = 0;
+    ssize_t n;
+    long no = 0;
+    int found = 0;
+    while ((n = getline(&line, &cap, f)) >= 0) {
+        no++;
+        size_t len = ngcc_canon_strip(line, (size_t)n);
+        if (no == 1 && len >= 3 && memcmp(line, "\xEF\xBB\xBF", 3) == 0)
+            memmove(line, line + 3, len - 2); /* the BOM out, the NUL kept */
+        if (line[0] == 0 || line[0] == '#')
+            continue;
+        char h[80], m[32], p[1024];
+        int nolen;
+        long records;
+        if (sscanf(line, "%79s %31s %1023[^\n]", h, m, p) != 3 || strlen(h) != 64 ||
+            strspn(h, "0123456789abcdefABCDEF") != 64 || parse_mode(m, &nolen, &records) != 0) {
+            if (*bad == 0)
+                *bad = no; /* the first malformed line's number */
+            continue;
+        }
+        const char *base = strrchr(p, '/');
+        base = base ? base + 1 : p;
+        if (strcmp(base, file) != 0)
+            continue;
+        if (found < max) {
+            ngcc_manifest_line *o = &out[found];
+            for (int i = 0; i < 64; i++)
+                o->hex[i] = (char)tolower((unsigned char)h[i]);
+            o->hex[64] = 0;
+            o->nolen = nolen;
+            o->records = records;
+            o->line = no;
+            snprintf(o->path, sizeof o->path, "%s", p);
+            snprintf(o->text, sizeof o->text, "%s", line);
+        }
+        found++;
+    }
+    free(line);
+    fclose(f);
+    return found;
 }

@@ -32,9 +32,23 @@ long ngcc_katdigest_records(const ngcc_katdigest *d);
 const char *ngcc_katdigest_get(const ngcc_katdigest *d, int nolen, long n);
 void ngcc_katdigest_free(ngcc_katdigest *d);
 
-/* Looks up a kat.sha256 manifest line for key "<label>/<file>" (or, if no
- * exact match, a unique line whose path ends in "/<file>"). Returns 0 and
- * fills hex/nolen/records (0 = whole file), 1 if absent, -1 on a bad file. */
-int ngcc_manifest_find(const char *path, const char *key, char hex[65], int *nolen, long *records);
+/* One kat.sha256 line: "<sha256-hex> <strict|nolen>[:N] <label>/<file>". */
+typedef struct {
+    char hex[65];   /* lower case */
+    int nolen;
+    long records;   /* N of ":N"; 0 = the whole file */
+    long line;      /* 1-based line number in the manifest */
+    char path[1024]; /* "<label>/<file>" as written */
+    char text[1200]; /* the whole line, stripped */
+} ngcc_manifest_line;
+
+/* The manifest lines whose file name (the part of the path after the last
+ * '/') equals the file name of key ("<label>/KAT_<TYPE>_<AI>.txt" or just the
+ * file name): the label before it is not compared, since real manifests key
+ * a line by the folder label or by the ALGORITHM_INSTANCE name. Stores at
+ * most max lines in out and returns how many lines matched (may be > max),
+ * or -1 if the file cannot be read. *bad is the number of the first malformed
+ * line (0: none). */
+int ngcc_manifest_lines(const char *path, const char *key, ngcc_manifest_line *out, int max, int *bad);
 
 #endif

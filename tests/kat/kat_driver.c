@@ -43,20 +43,35 @@ static struct {
     const char *lib, *name, *ref, *manifest, *mkey, *record_out, *write_kat, *build_record;
     const char *log_path, *kat_sha256;
     int records, expect;
-    double timeout;
+    double timeout, budget;
     unsigned long mem_mb;
     /* results */
     ngcc_verdict verdict;
-    char detail[600];
+    char detail[1600];
     record_state rec[NGCC_MAX_RECORDS];
     int loadfail, done;
     char loadfail_msg[512];
     ngcc_child_result child;
     kat_compare cmp;
     int have_ref;
-    int have_manifest, manifest_nolen, manifest_ok;
+    int have_manifest, manifest_nolen, manifest_ok, manifest_checked;
     long manifest_records;
     char manifest_hex[65];
+    /* manifest lines naming this instance's KAT file (ngcc_manifest_lines) */
+    ngcc_manifest_line mlines[8];
+    int mcount, mbad, mused; /* mused: index into mlines, -1 none */
+    int manifest_error;      /* two lines name the file: the verdict is ERROR */
+    char manifest_note[900]; /* the decision, in words */
+    /* record budget (--budget): run_records may end below records */
+    int run_records, stopped, extend_to;
+    double child_t0, rec_end[NGCC_MAX_RECORDS];
+    char budget_note[400];
+    /* operation in progress (#B) and measured call times (#T) */
+    char cur_op[16];
+    int cur_op_rec;
+    double cur_op_t0;
+    double *op_times[5];
+    int op_n[5];
     char produced_hex[65], produced_nolen_hex[65];
     char written_sha[65];
     ngcc_katdigest *digest;
@@ -72,7 +87,8 @@ static void usage(void)
             "usage: ngcc-kat --lib <instance.so> --name <cand>/<inst> --record-out <file.json>\n"
             "       [--ref <KAT file>] [--manifest <kat.sha256> --manifest-key <label>/<file>]\n"
             "       [--records N] [--timeout S] [--mem-limit-mb M] [--build-record <json>]\n"
-            "       [--write-kat <path>] [--kat-sha256 <hex>] [--expect VERDICT] [--log <path>]\n");
+            "       [--write-kat <path>] [--kat-sha256 <hex>] [--expect VERDICT] [--log <path>]\n"
+            "       [--budget S]  (stop at a record boundary when the next record would end past S s)\n");
 }
 
 static void add_event(int r, const char *text)
@@ -84,9 +100,146 @@ static void add_event(int r, const char *text)
         snprintf(s->events[s->nevents++], sizeof s->events[0], "%s", text);
 }
 
+/* ---- operation times and the record budget ---- */
+static const char *const OP_NAMES[5] = {"keygen", "sign", "verify", "enc", "dec"};
+
+static int op_index(const char *op)
+{
+    for (int i = 0; i < 5; i++)
+        if (strcmp(op, OP_NAMES[i]) == 0)
+            return i;
+    return -1;
+}
+
+/* "sig_keygen" / "kem_enc": the API function of an operation name */
+static void api_call_name(const char *op, char *out, size_t len)
+{
+    const cJSON *t = cJSON_GetObjectItem(K.meta, "type");
+    int kem = cJSON_IsString(t) && strcmp(t->valuestring, "KEM") == 0;
+    snprintf(out, len, "%s_%s", kem ? "kem" : "sig", op[0] ? op : "?");
+}
+
+/* Record k is complete: decide whether record k+1 still fits the budget.
+ * The next record is assumed to take as long as the longest so far; if it
+ * would end past the budget the replay stops here (always after record 0,
+ * never inside a record: a record that runs past the budget runs on until
+ * the timeout, which is then TIMEOUT naming the operation). */
+/* Without a KAT file, a manifest line is the only reference and it covers a
+ * fixed number of records: when no line covers exactly the k+1 records run so
+ * far but one covers N more, and N records still fit well inside the hard
+ * timeout (each as long as the longest so far, 10% margin), run to N. */
+static int budget_extend(int k, double now, double longest)
+{
+    if (K.have_ref || K.manifest_error || K.mcount == 0 || K.timeout <= 0)
+        return 0;
+    int want = 0;
+    for (int i = 0; i < K.mcount; i++) {
+        long n = K.mlines[i].records ? K.mlines[i].records : K.records;
+        if (n == k + 1)
+            return 0; /* a line covers exactly what was run */
+        if (n > k + 1 && n <= K.records && (want == 0 || n < want))
+            want = (int)n;
+    }
+    if (want == 0 || now + longest * (want - (k + 1)) > 0.9 * K.timeout)
+        return 0;
+    K.extend_to = want;
+    snprintf(K.budget_note, sizeof K.budget_note,
+             "after record %d (%.1f s) the next would end past the budget %.0f s, but the only reference covers %d "
+             "records (~%.0f s, inside the %.0f s timeout): ran on to them", k, now, K.budget, want,
+             now + longest * (want - (k + 1)), K.timeout);
+    return 1;
+}
+
+static void budget_after_record(int k)
+{
+    double now = ngcc_now() - K.child_t0;
+    K.rec_end[k] = now;
+    if (K.budget <= 0 || k + 1 >= K.records)
+        return;
+    double longest = 0;
+    for (int i = 0; i <= k; i++) {
+        double d = K.rec_end[i] - (i ? K.rec_end[i - 1] : 0);
+        if (d > longest)
+            longest = d;
+    }
+    if (now + longest <= K.budget)
+        return;
+    if (K.extend_to > k + 1)
+        return; /* extended for the only reference (below) */
+    if (K.extend_to == 0 && budget_extend(k, now, longest))
+        return;
+    K.stopped = 1;
+    K.run_records = k + 1;
+    if (K.extend_to)
+        snprintf(K.budget_note, sizeof K.budget_note,
+                 "%d records would take ~%.0f s > budget %.0f s: ran the first %d, past the budget because the only "
+                 "reference covers %d records and they fitted the %.0f s timeout (%.1f s)", K.records,
+                 now / (k + 1) * K.records, K.budget, k + 1, K.extend_to, K.timeout, now);
+    else
+        snprintf(K.budget_note, sizeof K.budget_note,
+                 "%d records would take ~%.0f s > budget %.0f s: ran the first %d (%.1f s; the next record would end "
+                 "at ~%.0f s)", K.records, now / (k + 1) * K.records, K.budget, k + 1, now, now + longest);
+}
+
+/* #B <record> <op> | #T <record> <op> <seconds> | #R <record> */
+static void on_timing(const char *line)
+{
+    char op[16] = "";
+    long r = -1;
+    double sec = 0;
+    if (line[1] == 'B' && sscanf(line + 3, "%ld %15s", &r, op) == 2) {
+        snprintf(K.cur_op, sizeof K.cur_op, "%s", op);
+        K.cur_op_rec = (int)r;
+        K.cur_op_t0 = ngcc_now();
+    } else if (line[1] == 'T' && sscanf(line + 3, "%ld %15s %lf", &r, op, &sec) == 3) {
+        int i = op_index(op);
+        if (i >= 0 && K.op_n[i] < NGCC_MAX_RECORDS) {
+            if (!K.op_times[i])
+                K.op_times[i] = calloc(NGCC_MAX_RECORDS, sizeof(double));
+            K.op_times[i][K.op_n[i]++] = sec;
+        }
+        K.cur_op[0] = 0;
+    } else if (line[1] == 'R' && sscanf(line + 3, "%ld", &r) == 1 && r >= 0 && r < NGCC_MAX_RECORDS) {
+        K.rec[r].complete = 1;
+        budget_after_record((int)r);
+    }
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* "op_seconds": {"keygen": {"max": s, "median": s, "n": calls}, ...} */
+static void add_op_seconds(cJSON *r)
+{
+    int any = 0;
+    for (int i = 0; i < 5; i++)
+        any |= K.op_n[i] > 0;
+    if (!any)
+        return;
+    cJSON *o = cJSON_AddObjectToObject(r, "op_seconds");
+    for (int i = 0; i < 5; i++) {
+        int n = K.op_n[i];
+        if (n == 0)
+            continue;
+        double *v = malloc((size_t)n * sizeof *v);
+        memcpy(v, K.op_times[i], (size_t)n * sizeof *v);
+        qsort(v, (size_t)n, sizeof *v, cmp_double);
+        cJSON *e = cJSON_AddObjectToObject(o, OP_NAMES[i]);
+        cJSON_AddNumberToObject(e, "max", v[n - 1]);
+        cJSON_AddNumberToObject(e, "median", n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2);
+        cJSON_AddNumberToObject(e, "n", n);
+        free(v);
+    }
+}
+
 /* one line from the child, without its "\n" */
 static void on_line(char *line, size_t len, FILE *kat_out)
 {
+    if (K.stopped)
+        return; /* past the records the budget allows */
     if (line[0] == '#') {
         if (strncmp(line, "#EV ", 4) == 0) {
             char *end;
@@ -111,6 +264,8 @@ static void on_line(char *line, size_t len, FILE *kat_out)
         } else if (strncmp(line, "#LOADFAIL", 9) == 0) {
             K.loadfail = 1;
             snprintf(K.loadfail_msg, sizeof K.loadfail_msg, "%s", line + (len > 10 ? 10 : len));
+        } else if (strncmp(line, "#B ", 3) == 0 || strncmp(line, "#T ", 3) == 0 || strncmp(line, "#R ", 3) == 0) {
+            on_timing(line);
         } else if (strcmp(line, "#DONE") == 0) {
             K.done = 1;
             if (K.cur >= 0 && K.cur < NGCC_MAX_RECORDS)
@@ -137,20 +292,90 @@ static void on_line(char *line, size_t len, FILE *kat_out)
         kat_compare_line(&K.cmp, line, cl);
 }
 
+/* The kat.sha256 lines naming this instance's KAT file name (the part of
+ * the key after the last '/'): real manifests key a line by the folder label
+ * or by the ALGORITHM_INSTANCE name, so the label is not compared. Lines of
+ * two different paths for one file name are an error naming both. */
+static void manifest_lookup(void)
+{
+    K.mused = -1;
+    if (!K.manifest || !K.mkey)
+        return;
+    int max = (int)(sizeof K.mlines / sizeof K.mlines[0]);
+    K.mcount = ngcc_manifest_lines(K.manifest, K.mkey, K.mlines, max, &K.mbad);
+    if (K.mcount < 0) {
+        fprintf(stderr, "ngcc: %s: %s; the kat test runs without the manifest\n", K.manifest, strerror(errno));
+        K.mcount = 0;
+        return;
+    }
+    if (K.mcount > max)
+        K.mcount = max;
+    if (K.mbad)
+        fprintf(stderr, "ngcc: %s line %d: malformed, skipped; expected '<sha256> <strict|nolen>[:N] <label>/<file>'\n",
+                K.manifest, K.mbad);
+    const char *file = strrchr(K.mkey, '/');
+    file = file ? file + 1 : K.mkey;
+    for (int i = 0; i < K.mcount && !K.manifest_error; i++)
+        for (int j = i + 1; j < K.mcount && !K.manifest_error; j++) {
+            ngcc_manifest_line *a = &K.mlines[i], *b = &K.mlines[j];
+            int other_path = strcmp(a->path, b->path) != 0;
+            int contradict = !other_path && a->records == b->records && a->nolen == b->nolen &&
+                             strcmp(a->hex, b->hex) != 0;
+            if (!other_path && !contradict)
+                continue;
+            K.manifest_error = 1;
+            snprintf(K.manifest_note, sizeof K.manifest_note,
+                     "%s: line %ld (\"%.200s\") and line %ld (\"%.200s\") both name %s%s; keep only this "
+                     "instance's line (%s) and delete or rename the other",
+                     K.manifest, a->line, a->text, b->line, b->text, file,
+                     other_path ? "" : " with different digests for the same records", K.mkey);
+        }
+}
+
+/* After the run: the manifest line to check, preferring one that covers
+ * exactly the records run, then the longest one within them, then (only to
+ * say so) one that covers more. */
+static void manifest_choose(void)
+{
+    int best = -1, within = -1, beyond = -1;
+    if (K.manifest_error || K.mcount == 0)
+        return;
+    for (int i = 0; i < K.mcount; i++) {
+        long n = K.mlines[i].records ? K.mlines[i].records : K.records;
+        if (n == K.run_records && best < 0)
+            best = i;
+        else if (n < K.run_records) {
+            long wn = within >= 0 ? (K.mlines[within].records ? K.mlines[within].records : K.records) : 0;
+            if (n > wn)
+                within = i;
+        } else if (n > K.run_records) {
+            long bn = beyond >= 0 ? (K.mlines[beyond].records ? K.mlines[beyond].records : K.records) : 0;
+            if (beyond < 0 || n < bn)
+                beyond = i;
+        }
+    }
+    int pick = best >= 0 ? best : within >= 0 ? within : beyond;
+    ngcc_manifest_line *m = &K.mlines[pick];
+    K.mused = pick;
+    K.have_manifest = 1;
+    memcpy(K.manifest_hex, m->hex, sizeof K.manifest_hex);
+    K.manifest_nolen = m->nolen;
+    K.manifest_records = m->records;
+    long n = m->records ? m->records : K.records;
+    snprintf(K.manifest_note, sizeof K.manifest_note, "%s line %ld (\"%.300s\"): %s%ld records%s", K.manifest, m->line,
+             m->text, m->records ? "" : "the whole file, taken as ", n,
+             n == K.run_records ? ", as many as were run"
+             : n < K.run_records ? ", fewer than were run: the first ones are compared"
+                                 : ", more than were run: it cannot be checked");
+}
+
 static void run_replay(void)
 {
     if (K.ref && access(K.ref, R_OK) == 0) {
         if (kat_compare_open(&K.cmp, K.ref, K.records) == 0)
             K.have_ref = 1;
     }
-    if (K.manifest && K.mkey) {
-        int rc = ngcc_manifest_find(K.manifest, K.mkey, K.manifest_hex, &K.manifest_nolen, &K.manifest_records);
-        if (rc == 0)
-            K.have_manifest = 1;
-        else if (rc < 0)
-            fprintf(stderr, "ngcc: %s: malformed manifest line(s); expected '<sha256> <strict|nolen>[:N] <label>/<file>'\n",
-                    K.manifest);
-    }
+    manifest_lookup();
     K.digest = ngcc_katdigest_new();
     FILE *kat_out = NULL;
     char *kat_tmp = NULL;
@@ -166,6 +391,7 @@ static void run_replay(void)
     ngcc_child_opts opts = {K.timeout, K.mem_mb, K.log_path};
     int rfd = -1;
     K.cur = -1;
+    K.child_t0 = ngcc_now();
     double deadline = K.timeout > 0 ? ngcc_now() + K.timeout : 0;
     pid_t pid = ngcc_child_start(kat_replay_child, &args, &opts, &rfd);
     if (pid < 0) {
@@ -176,7 +402,7 @@ static void run_replay(void)
     size_t cap = 1 << 16, used = 0;
     char *buf = malloc(cap);
     int timed_out = 0;
-    for (;;) {
+    while (!K.stopped) {
         int wait_ms = -1;
         if (deadline > 0) {
             double left = deadline - ngcc_now();
@@ -209,18 +435,29 @@ static void run_replay(void)
             buf[start + len] = 0;
             on_line(buf + start, len, kat_out);
             start += len + 1;
+            if (K.stopped)
+                break;
         }
         memmove(buf, buf + start, used - start);
         used -= start;
     }
     close(rfd);
     free(buf);
-    ngcc_child_wait(pid, timed_out ? ngcc_now() : 0, &K.child);
+    ngcc_child_wait(pid, (timed_out || K.stopped) ? ngcc_now() : 0, &K.child);
     if (timed_out)
         K.child.end = NGCC_CHILD_TIMEDOUT;
+    if (K.stopped) {
+        /* stopped by us at a record boundary: the records run are complete
+         * and the kill is ours, not a timeout or a crash */
+        K.child.end = NGCC_CHILD_EXITED;
+        K.child.code = 0;
+        K.done = 1;
+        K.cmp.records = K.run_records;
+    }
     ngcc_katdigest_finish(K.digest);
     if (K.have_ref)
         kat_compare_finish(&K.cmp, K.done);
+    manifest_choose();
     if (kat_out) {
         fclose(kat_out);
         if (rename(kat_tmp, K.write_kat) == 0)
@@ -232,7 +469,7 @@ static void run_replay(void)
 static int records_produced(void)
 {
     int n = 0;
-    while (n < K.records && K.rec[n].complete)
+    while (n < K.run_records && K.rec[n].complete)
         n++;
     return n;
 }
@@ -250,13 +487,21 @@ static void judge(void)
         return;
     }
     if (K.child.end == NGCC_CHILD_TIMEDOUT) {
-        snprintf(d, dl, "no result after %.0f s, in record %d (%d of %d records complete); raise the "
-                        "\"timeouts\" {\"kat\": S} override or reduce \"kat_records\"",
-                 K.timeout, K.cur < 0 ? 0 : K.cur, done_records, K.records);
+        char call[32] = "";
+        if (K.cur_op[0]) {
+            api_call_name(K.cur_op, call, sizeof call);
+            snprintf(d, dl, "no result after %.0f s, in record %d inside %s (running for %.0f s; %d of %d records "
+                            "complete); raise the \"timeouts\" {\"kat\": S} override",
+                     K.timeout, K.cur_op_rec, call, ngcc_now() - K.cur_op_t0, done_records, K.records);
+        } else {
+            snprintf(d, dl, "no result after %.0f s, in record %d (%d of %d records complete); raise the "
+                            "\"timeouts\" {\"kat\": S} override or reduce \"kat_records\"",
+                     K.timeout, K.cur < 0 ? 0 : K.cur, done_records, K.records);
+        }
         K.verdict = NGCC_TIMEOUT;
         return;
     }
-    if (K.child.end == NGCC_CHILD_SIGNALED || !K.done) {
+    if (!K.stopped && (K.child.end == NGCC_CHILD_SIGNALED || !K.done)) {
         if (K.child.end == NGCC_CHILD_SIGNALED)
             snprintf(d, dl, "killed by signal %d (%s) in record %d (%d of %d records complete)", K.child.code,
                      strsignal(K.child.code), K.cur < 0 ? 0 : K.cur, done_records, K.records);
@@ -266,22 +511,23 @@ static void judge(void)
         K.verdict = NGCC_CRASH;
         return;
     }
-    for (int r = 0; r < K.records && v < NGCC_OVERFLOW; r++)
+    for (int r = 0; r < K.run_records && v < NGCC_OVERFLOW; r++)
         if (K.rec[r].overflow_bad) {
             v = NGCC_OVERFLOW;
             snprintf(d, dl, "record %d: %s", r, K.rec[r].events[0]);
         }
-    for (int r = 0; r < K.records && v < NGCC_CRYPTOFAIL; r++)
+    for (int r = 0; r < K.run_records && v < NGCC_CRYPTOFAIL; r++)
         if (K.rec[r].crypto_bad) {
             v = NGCC_CRYPTOFAIL;
             snprintf(d, dl, "record %d: %s", r, K.rec[r].events[0]);
         }
     /* text comparison (reported even when crypto failed) */
-    const char *pd = ngcc_katdigest_get(K.digest, 0, K.records);
-    const char *pn = ngcc_katdigest_get(K.digest, 1, K.records);
+    const int R = K.run_records;
+    const char *pd = ngcc_katdigest_get(K.digest, 0, R);
+    const char *pn = ngcc_katdigest_get(K.digest, 1, R);
     snprintf(K.produced_hex, sizeof K.produced_hex, "%s", pd ? pd : "");
     snprintf(K.produced_nolen_hex, sizeof K.produced_nolen_hex, "%s", pn ? pn : "");
-    char text[400] = "";
+    char text[1100] = "", note[1000] = "";
     ngcc_verdict tv = NGCC_PASS;
     if (K.have_ref && K.cmp.mismatch) {
         tv = NGCC_MISMATCH;
@@ -290,14 +536,17 @@ static void judge(void)
     }
     if (K.have_manifest) {
         long n = K.manifest_records ? K.manifest_records : K.records;
-        p = (n <= K.records) ? ngcc_katdigest_get(K.digest, K.manifest_nolen, n) : NULL;
+        p = (n <= R) ? ngcc_katdigest_get(K.digest, K.manifest_nolen, n) : NULL;
         if (!p) {
             if (tv == NGCC_PASS && !K.have_ref) {
                 tv = NGCC_NOKAT;
-                snprintf(text, sizeof text, "manifest line %s covers %ld records but only %d were run; "
-                         "raise \"kat_records\" or add a ':%d' manifest line", K.mkey, n, K.records, K.records);
+                snprintf(text, sizeof text, "the only reference, %s, covers %ld records but %d were run; "
+                         "add a ':%d' manifest line (ngcc-manifest --records %d)%s", K.manifest_note, n, R, R, R,
+                         K.stopped ? " or raise NGCC_KAT_BUDGET_S" : " or raise \"kat_records\"");
+            } else {
+                snprintf(note, sizeof note, "; not checked: %s", K.manifest_note);
             }
-        } else if (strcmp(p, K.manifest_hex) != 0) {
+        } else if (K.manifest_checked = 1, strcmp(p, K.manifest_hex) != 0) {
             K.manifest_ok = 0;
             if (tv == NGCC_PASS) {
                 tv = NGCC_MISMATCH;
@@ -308,11 +557,15 @@ static void judge(void)
             K.manifest_ok = 1;
         }
     }
-    if (!K.have_ref && !K.have_manifest && !K.kat_sha256) {
+    if (K.manifest_error) {
+        tv = NGCC_ERROR;
+        snprintf(text, sizeof text, "ambiguous manifest: %s", K.manifest_note);
+    } else if (!K.have_ref && !K.have_manifest && !K.kat_sha256) {
         tv = NGCC_NOKAT;
-        snprintf(text, sizeof text, "no submitted KAT file (%s) and no kat.sha256 manifest line; put the file "
-                 "under Test_Vector/ or add a manifest; the produced text's canonical SHA-256 is %s",
-                 K.mkey ? K.mkey : "?", K.produced_hex);
+        snprintf(text, sizeof text, "no submitted KAT file (%s) and no kat.sha256 manifest line%s%s; put the file "
+                 "under Test_Vector/ or add a manifest line; the produced text's canonical SHA-256 is %s",
+                 K.mkey ? K.mkey : "?", K.manifest ? " for that file name in " : "", K.manifest ? K.manifest : "",
+                 K.produced_hex);
     }
     if (K.kat_sha256 && strcmp(K.kat_sha256, K.written_sha) != 0 && tv == NGCC_PASS) {
         tv = NGCC_MISMATCH;
@@ -330,13 +583,33 @@ static void judge(void)
         snprintf(d + l, dl - l, "; KAT text matches");
     }
     if (v == NGCC_PASS) {
-        snprintf(d, dl, "%d/%d records match%s%s%s%s", K.records, K.records, K.have_ref ? " " : "",
-                 K.have_ref ? K.ref : "", K.have_manifest ? " and the manifest digest" : "",
-                 K.kat_sha256 ? " (written KAT file has the expected SHA-256)" : "");
+        int checked = K.have_manifest && K.manifest_ok;
+        long mn = K.manifest_records ? K.manifest_records : K.records;
+        if (checked && !K.have_ref && mn < R)
+            snprintf(d, dl, "%d records run, the first %ld match the manifest digest", R, mn);
+        else
+            snprintf(d, dl, "%d/%d records match%s%s%s%s", R, R, K.have_ref ? " " : "", K.have_ref ? K.ref : "",
+                     checked ? (K.have_ref ? " and the manifest digest" : " the manifest digest") : "",
+                     K.kat_sha256 ? " (written KAT file has the expected SHA-256)" : "");
         if (K.have_ref && K.cmp.tolerated_blank_len) {
             size_t l = strlen(d);
             snprintf(d + l, dl - l, " (%ld blank _Len lines in the reference tolerated)", K.cmp.tolerated_blank_len);
         }
+        if (checked) {
+            size_t l = strlen(d);
+            snprintf(d + l, dl - l, " (%s)", K.manifest_note);
+        }
+    }
+    if (note[0]) {
+        size_t l = strlen(d);
+        snprintf(d + l, dl - l, "%s", note);
+    }
+    if (K.stopped) {
+        size_t l = strlen(d);
+        snprintf(d + l, dl - l, "; reduced: %s", K.budget_note);
+    } else if (K.extend_to) {
+        size_t l = strlen(d);
+        snprintf(d + l, dl - l, "; extended: %s", K.budget_note);
     }
     K.verdict = v;
 }
@@ -394,7 +667,7 @@ static void case_crypto(void **state)
 
 static int run_cases(const char *group)
 {
-    int n = K.records;
+    int n = K.run_records;
     struct CMUnitTest *tests = calloc((size_t)(2 * n), sizeof *tests);
     case_arg *args = calloc((size_t)n, sizeof *args);
     char (*names)[48] = calloc((size_t)(2 * n), sizeof *names);
@@ -433,7 +706,41 @@ static void write_record(void)
         cJSON_AddStringToObject(ref, "manifest_sha256", K.manifest_hex);
     }
     cJSON_AddNumberToObject(ref, "tolerated_blank_len", K.have_ref ? (double)K.cmp.tolerated_blank_len : 0);
+    cJSON_AddStringToObject(ref, "manifest_searched", K.manifest ? K.manifest : "");
+    cJSON_AddStringToObject(ref, "manifest_file_name", K.mkey ? (strrchr(K.mkey, '/') ? strrchr(K.mkey, '/') + 1 : K.mkey) : "");
+    cJSON *cand = cJSON_AddArrayToObject(ref, "manifest_candidates");
+    for (int i = 0; i < K.mcount; i++) {
+        cJSON *c = cJSON_CreateObject();
+        cJSON_AddNumberToObject(c, "line", (double)K.mlines[i].line);
+        cJSON_AddStringToObject(c, "text", K.mlines[i].text);
+        cJSON_AddItemToArray(cand, c);
+    }
+    if (K.mused >= 0) {
+        cJSON *u = cJSON_AddObjectToObject(ref, "manifest_line");
+        cJSON_AddNumberToObject(u, "line", (double)K.mlines[K.mused].line);
+        cJSON_AddStringToObject(u, "text", K.mlines[K.mused].text);
+        cJSON_AddStringToObject(u, "path", K.mlines[K.mused].path);
+        cJSON_AddBoolToObject(u, "checked", K.manifest_checked);
+        cJSON_AddBoolToObject(u, "match", K.manifest_ok);
+    }
+    cJSON_AddBoolToObject(ref, "manifest_ambiguous", K.manifest_error);
+    cJSON_AddStringToObject(ref, "manifest_decision", K.manifest_note);
+    cJSON *bud = cJSON_AddObjectToObject(r, "budget");
+    cJSON_AddNumberToObject(bud, "budget_s", K.budget);
+    cJSON_AddNumberToObject(bud, "timeout_s", K.timeout);
+    cJSON_AddNumberToObject(bud, "records_requested", K.records);
+    cJSON_AddNumberToObject(bud, "records_run", K.run_records);
+    cJSON_AddBoolToObject(bud, "reduced", K.stopped);
+    cJSON_AddNumberToObject(bud, "extended_to", K.extend_to);
+    cJSON_AddStringToObject(bud, "decision", K.stopped || K.extend_to ? K.budget_note
+                                             : K.budget > 0 ? "every record fitted the budget (or the run ended otherwise)"
+                                                            : "no budget");
+    cJSON *rs = cJSON_AddArrayToObject(bud, "record_seconds");
+    for (int i = 0; i < K.run_records && K.rec[i].complete; i++)
+        cJSON_AddItemToArray(rs, cJSON_CreateNumber(K.rec_end[i] - (i ? K.rec_end[i - 1] : 0)));
+    add_op_seconds(r);
     cJSON_AddNumberToObject(r, "records_requested", K.records);
+    cJSON_AddNumberToObject(r, "records_run", K.run_records);
     cJSON_AddNumberToObject(r, "records_complete", records_produced());
     cJSON_AddStringToObject(r, "produced_sha256_strict", K.produced_hex);
     cJSON_AddStringToObject(r, "produced_sha256_nolen", K.produced_nolen_hex);
@@ -453,11 +760,11 @@ static void write_record(void)
     for (int i = 0; i < K.records; i++) {
         cJSON *o = cJSON_CreateObject();
         cJSON_AddNumberToObject(o, "count", i);
-        const char *text = !K.rec[i].complete ? "notrun"
+        const char *text = i >= K.run_records ? "notrun_budget" : !K.rec[i].complete ? "notrun"
                            : (K.have_ref ? (K.cmp.record_bad[i] ? "mismatch" : "match")
                               : K.have_manifest ? (K.manifest_ok ? "match" : "mismatch") : "noref");
         cJSON_AddStringToObject(o, "text", text);
-        cJSON_AddStringToObject(o, "crypto", !K.rec[i].complete ? "notrun"
+        cJSON_AddStringToObject(o, "crypto", i >= K.run_records ? "notrun_budget" : !K.rec[i].complete ? "notrun"
                                               : K.rec[i].overflow_bad ? "overflow"
                                               : K.rec[i].crypto_bad ? "fail" : "ok");
         cJSON *ev = cJSON_AddArrayToObject(o, "events");
@@ -466,7 +773,7 @@ static void write_record(void)
         cJSON_AddItemToArray(recs, o);
     }
     cJSON *ch = cJSON_AddObjectToObject(r, "child");
-    cJSON_AddStringToObject(ch, "end", K.child.end == NGCC_CHILD_EXITED ? "exited"
+    cJSON_AddStringToObject(ch, "end", K.stopped ? "stopped_at_budget" : K.child.end == NGCC_CHILD_EXITED ? "exited"
                                        : K.child.end == NGCC_CHILD_SIGNALED ? "signaled" : "timeout");
     cJSON_AddNumberToObject(ch, "code", K.child.code);
     cJSON_AddNumberToObject(ch, "seconds", K.child.seconds);
@@ -548,12 +855,21 @@ int main(int argc, char **argv)
         {"manifest-key", 1, 0, 'k'}, {"record-out", 1, 0, 'o'}, {"records", 1, 0, 'N'},
         {"timeout", 1, 0, 't'}, {"mem-limit-mb", 1, 0, 'M'}, {"build-record", 1, 0, 'b'},
         {"write-kat", 1, 0, 'w'}, {"kat-sha256", 1, 0, 's'}, {"expect", 1, 0, 'e'},
-        {"log", 1, 0, 'L'}, {0, 0, 0, 0}};
+        {"log", 1, 0, 'L'}, {"budget", 1, 0, 'B'}, {0, 0, 0, 0}};
     K.records = 10;
     K.expect = NGCC_PASS;
     K.meta = cJSON_CreateObject();
-    int c;
-    while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
+    int c, li = -1;
+    while ((c = getopt_long(argc, argv, "", lo, &li)) != -1) {
+        if (c != '?' && optarg && strncmp(optarg, "--", 2) == 0) {
+            /* "--ref '' --manifest m": CMake drops the empty value and the
+             * next option becomes the value: refuse rather than mis-read */
+            fprintf(stderr, "ngcc-kat: option --%s got \"%s\" as its value: its value is missing (an empty "
+                            "variable?); pass --%s only with a value\n", li >= 0 ? lo[li].name : "?", optarg,
+                    li >= 0 ? lo[li].name : "?");
+            return 2;
+        }
+        li = -1;
         switch (c) {
         case 'l': K.lib = optarg; break;
         case 'n': K.name = optarg; break;
@@ -568,6 +884,7 @@ int main(int argc, char **argv)
         case 'w': K.write_kat = optarg[0] ? optarg : NULL; break;
         case 's': K.kat_sha256 = optarg; break;
         case 'L': K.log_path = optarg; break;
+        case 'B': K.budget = atof(optarg); break;
         case 'e':
             K.expect = ngcc_verdict_parse(optarg);
             if (K.expect < 0) {
@@ -582,6 +899,7 @@ int main(int argc, char **argv)
         usage();
         return 2;
     }
+    K.run_records = K.records;
     /* the child runs in its scratch folder: a relative path would not load */
     char *lib_abs = realpath(K.lib, NULL);
     if (lib_abs)
@@ -617,6 +935,8 @@ int main(int argc, char **argv)
     if (K.have_ref)
         kat_compare_close(&K.cmp);
     ngcc_katdigest_free(K.digest);
+    for (int i = 0; i < 5; i++)
+        free(K.op_times[i]);
     cJSON_Delete(K.meta);
     cJSON_Delete(K.inputs);
     free(lib_abs);

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "ngcc_child.h"
@@ -84,11 +85,41 @@ static void call_rc(writer *w, const char *call, int rc)
         event(w, "call", "%s returned %ld", call, rc);
 }
 
+/* Operation timing (wall seconds around each API call): "#B <record> <op>"
+ * just before the call (flushed, so the parent knows what is running when a
+ * record hangs) and "#T <record> <op> <seconds>" after it. */
+static double wall_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static double op_begin(writer *w, const char *op)
+{
+    fprintf(w->meta, "#B %d %s\n", w->record, op);
+    fflush(w->out);
+    return wall_now();
+}
+
+static void op_end(writer *w, const char *op, double t0)
+{
+    double s = wall_now() - t0;
+    fprintf(w->meta, "#T %d %s %.6f\n", w->record, op, s);
+}
+
+/* end of a record: "#R <record>", flushed */
+static void record_end(writer *w)
+{
+    fprintf(w->meta, "#R %d\n", w->record);
+    fflush(w->out);
+}
+
 /* The part every record shares, SIG and KEM alike: Count, the record seed,
  * instantiating drng_algorithm, keygen, then PK_Len/PK/SK_Len/SK. */
 typedef int (*keygen_fn)(unsigned char *pk, ull *pk_len, unsigned char *sk, ull *sk_len);
 
-static void record_keygen(writer *w, ngcc_instance *in, keygen_fn keygen, const char *call,
+static void record_keygen(writer *w, ngcc_instance *in, keygen_fn keygen, const char *call, const char *op,
                           ngcc_gbuf *const *bufs, const char *const *names, int nbufs,
                           ngcc_gbuf *seed, ngcc_gbuf *pk, ull *pk_len, ull pk_claim,
                           ngcc_gbuf *sk, ull *sk_len, ull sk_claim)
@@ -97,7 +128,10 @@ static void record_keygen(writer *w, ngcc_instance *in, keygen_fn keygen, const 
     put_hex(w, "Seed", seed, NGCC_KAT_SEED_BYTES);
     in->seed(seed->p, NGCC_KAT_SEED_BYTES);
     fflush(w->out);
-    call_rc(w, call, keygen(pk->p, pk_len, sk->p, sk_len));
+    double t0 = op_begin(w, op);
+    int rc = keygen(pk->p, pk_len, sk->p, sk_len);
+    op_end(w, op, t0);
+    call_rc(w, call, rc);
     check_guards(w, call, bufs, names, nbufs);
     check_len(w, "pk_len", *pk_len, pk_claim);
     check_len(w, "sk_len", *sk_len, sk_claim);
@@ -130,20 +164,27 @@ static int replay_sig(writer *w, ngcc_instance *in, int records)
         w->record = i;
         fprintf(w->out, "Count = %d\n", i);
         ngcc_katgen_next(&gen, seed.p, m.p);
-        record_keygen(w, in, a->keygen, "sig_keygen", bufs, names, 5, &seed, &pk, &pk_len, pk_claim,
+        record_keygen(w, in, a->keygen, "sig_keygen", "keygen", bufs, names, 5, &seed, &pk, &pk_len, pk_claim,
                       &sk, &sk_len, sk_claim);
         fprintf(w->out, "M_Len = %d\n", (int)m_len);
         put_hex(w, "M", &m, m_len);
         fflush(w->out);
-        call_rc(w, "sig_sign", a->sign(sk.p, sk_len, m.p, m_len, sn.p, &sn_len));
+        double t0 = op_begin(w, "sign");
+        int rc = a->sign(sk.p, sk_len, m.p, m_len, sn.p, &sn_len);
+        op_end(w, "sign", t0);
+        call_rc(w, "sig_sign", rc);
         check_guards(w, "sig_sign", bufs, names, 5);
         check_len(w, "sn_len", sn_len, sn_claim);
         put_len(w, "Sn", sn_len);
         put_hex(w, "Sn", &sn, sn_len);
         fflush(w->out);
-        call_rc(w, "sig_verify", a->verify(pk.p, pk_len, sn.p, sn_len > sn_claim ? sn_claim : sn_len, m.p, m_len));
+        t0 = op_begin(w, "verify");
+        rc = a->verify(pk.p, pk_len, sn.p, sn_len > sn_claim ? sn_claim : sn_len, m.p, m_len);
+        op_end(w, "verify", t0);
+        call_rc(w, "sig_verify", rc);
         check_guards(w, "sig_verify", bufs, names, 5);
         fputc('\n', w->out);
+        record_end(w);
         fflush(w->out);
     }
     return 0;
@@ -172,10 +213,13 @@ static int replay_kem(writer *w, ngcc_instance *in, int records)
         w->record = i;
         fprintf(w->out, "Count = %d\n", i);
         ngcc_katgen_next(&gen, seed.p, NULL);
-        record_keygen(w, in, a->keygen, "kem_keygen", bufs, names, 6, &seed, &pk, &pk_len, pk_claim,
+        record_keygen(w, in, a->keygen, "kem_keygen", "keygen", bufs, names, 6, &seed, &pk, &pk_len, pk_claim,
                       &sk, &sk_len, sk_claim);
         fflush(w->out);
-        call_rc(w, "kem_enc", a->enc(pk.p, pk_len, ss.p, &ss_len, ct.p, &ct_len));
+        double t0 = op_begin(w, "enc");
+        int rc = a->enc(pk.p, pk_len, ss.p, &ss_len, ct.p, &ct_len);
+        op_end(w, "enc", t0);
+        call_rc(w, "kem_enc", rc);
         check_guards(w, "kem_enc", bufs, names, 6);
         check_len(w, "ct_len", ct_len, ct_claim);
         check_len(w, "ss_len", ss_len, ss_claim);
@@ -185,12 +229,16 @@ static int replay_kem(writer *w, ngcc_instance *in, int records)
         put_hex(w, "SS", &ss, ss_len);
         fflush(w->out);
         /* official: dec writes into the same ss_len variable */
-        call_rc(w, "kem_dec", a->dec(sk.p, sk_len, ct.p, ct_len > ct_claim ? ct_claim : ct_len, ss1.p, &ss_len));
+        t0 = op_begin(w, "dec");
+        rc = a->dec(sk.p, sk_len, ct.p, ct_len > ct_claim ? ct_claim : ct_len, ss1.p, &ss_len);
+        op_end(w, "dec", t0);
+        call_rc(w, "kem_dec", rc);
         check_guards(w, "kem_dec", bufs, names, 6);
         check_len(w, "ss_len", ss_len, ss_claim);
         if (memcmp(ss.p, ss1.p, ss_len > ss_claim ? ss_claim : ss_len) != 0)
             event(w, "ssdiff", "%s at record %ld", "kem_dec shared secret differs from kem_enc's", (long)i);
         fputc('\n', w->out);
+        record_end(w);
         fflush(w->out);
     }
     return 0;

@@ -15,6 +15,9 @@ typedef struct {
  *   #META <key> <value>           metadata, before the first record
  *   #EV <record> <kind> <detail>  kind: call (non-zero return), overflow,
  *                                 lenover (length above claimed), ssdiff
+ *   #B <record> <op>              an API call starts (op: keygen sign verify enc dec)
+ *   #T <record> <op> <seconds>    it returned after that many wall seconds
+ *   #R <record>                   the record is complete
  *   #DONE                         the replay finished
  * The stream is flushed before every API call, so the text of every step
  * before a crash reaches the parent. */
