@@ -2,7 +2,7 @@
 #include <string.h>
 
 static const char *const names[NGCC_VERDICT_COUNT] = {
-    "PASS", "NOKAT", "MISMATCH", "CRYPTOFAIL", "OVERFLOW", "TIMEOUT",
+    "PASS", "NOKAT", "MISMATCH", "CRYPTOFAIL", "OVERFLOW", "UNDEFINED", "TIMEOUT",
     "CRASH", "MEMLIMIT", "LOADFAIL", "BUILDFAIL", "ERROR",
 };
 
