@@ -91,6 +91,10 @@ function(_ngcc_add_security_asan n)
   math(EXPR inner "${t} - 5")
   _ngcc_security_args(${n} asan args)
   set(name "security-asan/${id}/${key}")
+  ngcc_iget(${n} iccs_note iccs_note)
+  if(iccs_note)
+    list(APPEND args --iccs-note "${iccs_note}")
+  endif()
   add_test(NAME "${name}" COMMAND ngcc-security ${args} --sanitizer --max-flips ${NGCC_SANITIZER_MAX_FLIPS}
     --record-out "${records}/sanitizer.json" --log-dir "${records}/sanitizer.logs"
     --timeout ${inner} --expect ${expect})

@@ -13,6 +13,7 @@ typedef struct {
     int sanitizer;        /* the library is ASan/UBSan-instrumented */
     int ext_finding;      /* "extended_signature": "finding" */
     int expect;           /* expected verdict (ngcc_verdict) */
+    const char *iccs_note; /* official ICCS copies and what the sanitizer build did with them */
 } sec_options;
 
 /* 0 on success; otherwise prints the problem and the usage, returns -1 */

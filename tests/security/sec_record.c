@@ -101,6 +101,10 @@ int sec_record_write(const sec_state *s, const char *start_utc)
     add_parameters(r, s);
     add_checks(r, s);
     add_return_codes(r, s);
+    if (s->opt.iccs_note)
+        cJSON_AddStringToObject(r, "iccs_note", s->opt.iccs_note);
+    else
+        cJSON_AddNullToObject(r, "iccs_note");
     cJSON_AddStringToObject(r, "log_dir", s->log_dir);
     cJSON *ch = cJSON_AddObjectToObject(r, "child");
     cJSON_AddStringToObject(ch, "sandbox", s->sandbox);
