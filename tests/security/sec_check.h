@@ -31,11 +31,9 @@ void sec_sig_truncated(sec_job *j);
 void sec_sig_extended(sec_job *j);
 void sec_sig_zero_ff(sec_job *j);
 void sec_sig_determinism(sec_job *j);
-void sec_sig_unwritten_output(sec_job *j);
 void sec_kem_honest(sec_job *j);
 void sec_kem_modified_ciphertext(sec_job *j);
 void sec_kem_wrong_secret_key(sec_job *j);
 void sec_kem_determinism(sec_job *j);
-void sec_kem_unwritten_output(sec_job *j);
 
 #endif

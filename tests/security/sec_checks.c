@@ -19,8 +19,9 @@ static const sec_check sig_checks[] = {
      * reproduced, hence MISMATCH */
     {"determinism", sec_sig_determinism, NGCC_MISMATCH},
     /* bytes inside a returned length that the call never wrote: the output
-     * is not defined by the API call (whatever the caller's buffer held) */
-    {"unwritten_output", sec_sig_unwritten_output, NGCC_CRYPTOFAIL},
+     * is not defined by the API call (whatever the caller's buffer held);
+     * judged from the determinism child's two pattern runs */
+    {"unwritten_output", NULL, NGCC_CRYPTOFAIL},
     {"return_codes", NULL, NGCC_PASS},
 };
 
@@ -31,7 +32,7 @@ static const sec_check kem_checks[] = {
     {"buffer_safety", NULL, NGCC_OVERFLOW},
     {"claimed_lengths", NULL, NGCC_OVERFLOW},
     {"determinism", sec_kem_determinism, NGCC_MISMATCH},
-    {"unwritten_output", sec_kem_unwritten_output, NGCC_CRYPTOFAIL},
+    {"unwritten_output", NULL, NGCC_CRYPTOFAIL},
     {"return_codes", NULL, NGCC_PASS},
 };
 

@@ -137,7 +137,10 @@ static void sanitizer_summary(const char *head, const char *end, int ubsan, sec_
         const char *r = in_line(head, ": runtime error: ");
         base_name(head, (int)(r - head), loc, sizeof loc);
         snprintf(what, sizeof what, "UBSan: %.*s", line_len(r + 17), r + 17);
-        e->verdict = NGCC_UNDEFINED;
+        /* a load or store through a null pointer is the SIGSEGV the plain run
+         * gets: CRASH; any other undefined behaviour is UNDEFINED */
+        const char *np = in_line(r, " null pointer");
+        e->verdict = np ? NGCC_CRASH : NGCC_UNDEFINED;
     } else {
         const char *k = in_line(head, "AddressSanitizer: ") + 18;
         char kind[64];

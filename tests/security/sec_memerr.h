@@ -5,7 +5,8 @@
  *   use of uninitialised memory (valgrind)          -> CRYPTOFAIL (the result
  *                                                      is not reproducible)
  *   UBSan: undefined behaviour                      -> UNDEFINED (its first line
- *                                                      and location; not a crash)
+ *                                                      and location; not a crash),
+ *          except a null-pointer load/store         -> CRASH (the plain run's SIGSEGV)
  *   anything else (SEGV, stack overflow, ...)       -> CRASH
  * Locations keep folder names with spaces. No report can come from an
  * official ICCS copy: the sanitizer build replaces or unsanitizes those
