@@ -74,7 +74,7 @@ function(ngcc_add_quirk_security_selftests)
       endif()
     endforeach()
     add_test(NAME ${name} COMMAND ${CMAKE_COMMAND} "-DBUILD=${CMAKE_BINARY_DIR}" "-DSRC=${PROJECT_SOURCE_DIR}"
-      -DMODE=${mode} -P "${PROJECT_SOURCE_DIR}/tests/real/quirk_security.cmake")
+      -DMODE=${mode} "-DSECURITY=$<TARGET_FILE:ngcc-security>" -P "${PROJECT_SOURCE_DIR}/tests/real/quirk_security.cmake")
     set_tests_properties(${name} PROPERTIES LABELS "selftest;security" FIXTURES_REQUIRED "${needs}" TIMEOUT 120)
   endforeach()
 endfunction()

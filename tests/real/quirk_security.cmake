@@ -163,6 +163,34 @@ else()
   check_named(fx-xkem/XKEM-128 security.json unwritten_output verdict EQUALS PASS)
   # ---- a fast instance keeps the full plan ----
   check(fx-wots/WOTS-128 security.json parameters budget reduced EQUALS OFF)
+  # ---- the budget's reductions, forced with a 1-s budget on the same instance ----
+  set(rec "${work}/budget-1s.json")
+  execute_process(COMMAND "${SECURITY}" --lib "${BUILD}/instances/fx-wots/WOTS-128/libngcc_plain.so"
+    --name fx-wots/WOTS-128 --keys 3 --kat-records 10 --budget 1 --timeout 120 --record-out "${rec}"
+    --log-dir "${work}/budget-1s.logs" OUTPUT_VARIABLE out ERROR_VARIABLE out RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0 OR NOT EXISTS "${rec}")
+    fail("budget 1 s: ngcc-security exited ${rc}: ${out}")
+  else()
+    file(READ "${rec}" j)
+    string(JSON d GET "${j}" parameters budget decisions)
+    string(JSON v GET "${j}" verdict)
+    string(JSON keys GET "${j}" parameters keys)
+    string(JSON n LENGTH "${j}" checks)
+    set(notrun 0)
+    math(EXPR last "${n} - 1")
+    foreach(i RANGE ${last})
+      string(JSON cv GET "${j}" checks ${i} verdict)
+      if(NOT cv STREQUAL "PASS")
+        math(EXPR notrun "${notrun} + 1")
+      endif()
+    endforeach()
+    if(NOT v STREQUAL "PASS" OR NOT keys EQUAL 2 OR notrun GREATER 0 OR
+       NOT d MATCHES "key pairs 3 -> 2.*first signature's bytes flipped 2308 -> 64 of 2308, stratified")
+      fail("budget 1 s: verdict ${v}, keys ${keys}, ${notrun} checks not passed, decisions '${d}'")
+    else()
+      message("ok   budget 1 s: every check class ran: ${d}")
+    endif()
+  endif()
   check_named(fx-wots/WOTS-128 security.json modified_signature detail MATCHES
     "[(]2308 of the first signature's 2308 bytes[)]") # every byte: WOTS-128 signatures are 2308 bytes
 endif()
