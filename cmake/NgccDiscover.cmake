@@ -10,6 +10,7 @@ include(NgccOverrides)
 include(NgccIsa)
 include(NgccDiscoverReport)
 include(NgccDiscoverNames)
+include(NgccIccsFiles)
 
 # Source files that are drivers or benchmarks by name (they carry a main).
 set(NGCC_DRIVER_NAME_REGEX
@@ -586,6 +587,7 @@ function(ngcc_register_instance key label zoo)
   endforeach()
   ngcc_instance_isa()
   ngcc_instance_names()
+  ngcc_iccs_files() # official ICCS copies (NgccIccsFiles.cmake)
 
   foreach(f IN ITEMS key label zoo tree id dir type api ai blank impl katfile manifest mkey
           root records flagsets link_fallback kat_records ext_sig memory_limit_mb perf_mode labels isa
@@ -628,10 +630,13 @@ function(ngcc_register_instance key label zoo)
   _put(NGCC_DISCOVER_ERROR ${discover_error})
   _put(NGCC_BUILD_HINTS ${build_hints})
   _put(NGCC_ICCS_DIR ${NGCC_ICCS_DIR})
+  _put(NGCC_ICCS_SUBSTITUTE ${iccs_substitute})
+  _put(NGCC_ICCS_UNSANITIZED ${iccs_unsanitized})
   _put(NGCC_HARNESS_DIR ${PROJECT_SOURCE_DIR}/harness)
   _put(NGCC_OUTPUT_DIR ${root})
   file(CONFIGURE OUTPUT "${settings}" CONTENT "${text}")
   ngcc_iset(${n} settings "${settings}")
   ngcc_write_discovery("${root}/discovery.json")
   ngcc_report_instance()
+  ngcc_iccs_record(${n} "${root}/discovery.json")
 endfunction()

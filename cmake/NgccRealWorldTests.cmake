@@ -63,7 +63,35 @@ set(NGCC_QUIRK_FLAGS_INSTANCES INL-128 INL-128~gnu89 INL-128~linkflags POSIX-128
 set(NGCC_RESUME_KATS fx-wots/WOTS-128 fxq-build/GNU-128 fx-wots/WOTS-192 fxq-build/PKC-128
   fxq-runtime/VAR-128 fx-xkem/XKEM-128)
 
+# selftest/quirk-security (classes 19, 20; fast) and selftest/quirk-security-slow
+# (class 21, fxq-slow: minutes): tests/real/quirk_security.cmake. Registered
+# even when a fixture is missing, so that a missing fixture fails.
+function(ngcc_add_quirk_security_selftests)
+  set(fast fxq-iccs/TPL-128 fxq-iccs/TPL-128~official fxq-iccs/UB-128 fx-xkem/XKEM-128
+    fx-xkem/XKEM-128~sk-unwritten fx-wots/WOTS-128)
+  foreach(mode fast slow)
+    set(needs "")
+    set(items ${fast})
+    set(name selftest/quirk-security)
+    if(mode STREQUAL "slow")
+      set(items fxq-slow/SLOWKG-128)
+      set(name selftest/quirk-security-slow)
+    endif()
+    foreach(item IN LISTS items)
+      string(REPLACE "/" "." dotted "${item}")
+      list(APPEND needs "ngcc.security.${dotted}")
+      if(NGCC_ASAN_RUNTIME)
+        list(APPEND needs "ngcc.sanitizer.${dotted}")
+      endif()
+    endforeach()
+    add_test(NAME ${name} COMMAND ${CMAKE_COMMAND} "-DBUILD=${CMAKE_BINARY_DIR}" "-DSRC=${PROJECT_SOURCE_DIR}"
+      -DMODE=${mode} "-DSECURITY=$<TARGET_FILE:ngcc-security>" -P "${PROJECT_SOURCE_DIR}/tests/real/quirk_security.cmake")
+    set_tests_properties(${name} PROPERTIES LABELS "selftest;security" FIXTURES_REQUIRED "${needs}" TIMEOUT 120)
+  endforeach()
+endfunction()
+
 function(ngcc_add_realworld_selftests)
+  ngcc_add_quirk_security_selftests()
   set(real "${PROJECT_SOURCE_DIR}/tests/real")
   # selftest/quirk-flags: registered even when fxq-flags instances are
   # missing, which it then reports as failures

@@ -15,8 +15,18 @@
 # Instances whose API header sets OUTPUT_BLANK_TEST_VECTORS 1 (blank
 # templates, every function a stub) get no security tests.
 
-set(NGCC_TIMEOUT_security 300 CACHE STRING "Default timeout of a security test (s)")
-set(NGCC_TIMEOUT_sanitizer 600 CACHE STRING "Default timeout of a security-asan test (s)")
+# Time budget (quirk class 21, tests/security/sec_budget.h): the security
+# tests plan keys, messages and signature flips to fit NGCC_SECURITY_BUDGET
+# from the operation times the kat test measured (<records>/kat.json
+# "op_seconds"; without them they time record 0's first calls), and derive
+# the per-call timeout (5 x the slowest operation, at least 30 s). The
+# default is sized for real campaigns on a 2-core VM: a 60-s keygen instance
+# (3 key pairs + determinism's 2 record-0 runs = 5 keygens) fits in 600 s; the CTest
+# timeouts stay above the budget (the plan uses at most 80 % of them).
+# A fast instance is never reduced: every byte of its first signature is flipped.
+set(NGCC_SECURITY_BUDGET 600 CACHE STRING "Time (s) a security test plans its checks to fit (0: no planning)")
+set(NGCC_TIMEOUT_security 900 CACHE STRING "Default timeout of a security test (s); above NGCC_SECURITY_BUDGET")
+set(NGCC_TIMEOUT_sanitizer 1200 CACHE STRING "Default timeout of a security-asan test (s); above NGCC_SECURITY_BUDGET")
 set(NGCC_TIMEOUT_memcheck 900 CACHE STRING "Default timeout of a memcheck test (s)")
 set(NGCC_SECURITY_KEYS 3 CACHE STRING "Key pairs the security tests make (KAT record seeds 0..N-1)")
 set(NGCC_SANITIZER_MAX_FLIPS 256 CACHE STRING
@@ -45,6 +55,17 @@ set(NGCC_SANITIZER_ENV
   "ASAN_OPTIONS=detect_leaks=0:halt_on_error=1:abort_on_error=0:allocator_may_return_null=1"
   "UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1")
 
+# Ordered after the instance's kat test (its op_seconds plan the budget). A
+# DEPENDS, not a FIXTURES_REQUIRED: a failed KAT (MISMATCH) must not skip the
+# security checks; run alone, the test times its first calls instead.
+function(_ngcc_security_after_kat n name)
+  ngcc_iget(${n} id id)
+  ngcc_iget(${n} key key)
+  if(TEST "kat/${id}/${key}")
+    set_property(TEST "${name}" APPEND PROPERTY DEPENDS "kat/${id}/${key}")
+  endif()
+endfunction()
+
 # common arguments of ngcc-security
 function(_ngcc_security_args n variant out)
   foreach(f IN ITEMS id key root records kat_records ext_sig memory_limit_mb)
@@ -52,7 +73,8 @@ function(_ngcc_security_args n variant out)
   endforeach()
   set(args --lib "${root}/libngcc_${variant}.so" --name "${id}/${key}"
     --build-record "${records}/build-${variant}.json"
-    --keys ${NGCC_SECURITY_KEYS} --kat-records ${kat_records} --extended-signature ${ext_sig})
+    --keys ${NGCC_SECURITY_KEYS} --kat-records ${kat_records} --extended-signature ${ext_sig}
+    --budget ${NGCC_SECURITY_BUDGET} --kat-record "${records}/kat.json")
   if(memory_limit_mb)
     list(APPEND args --mem-limit-mb ${memory_limit_mb})
   endif()
@@ -75,6 +97,7 @@ function(_ngcc_add_security_plain n)
     FIXTURES_REQUIRED "ngcc.build.plain.${id}.${key}"
     FIXTURES_SETUP "ngcc.security.${id}.${key}"
     TIMEOUT ${t})
+  _ngcc_security_after_kat(${n} "security/${id}/${key}")
 endfunction()
 
 function(_ngcc_add_security_asan n)
@@ -91,6 +114,10 @@ function(_ngcc_add_security_asan n)
   math(EXPR inner "${t} - 5")
   _ngcc_security_args(${n} asan args)
   set(name "security-asan/${id}/${key}")
+  ngcc_iget(${n} iccs_note iccs_note)
+  if(iccs_note)
+    list(APPEND args --iccs-note "${iccs_note}")
+  endif()
   add_test(NAME "${name}" COMMAND ngcc-security ${args} --sanitizer --max-flips ${NGCC_SANITIZER_MAX_FLIPS}
     --record-out "${records}/sanitizer.json" --log-dir "${records}/sanitizer.logs"
     --timeout ${inner} --expect ${expect})
@@ -100,6 +127,7 @@ function(_ngcc_add_security_asan n)
     FIXTURES_SETUP "ngcc.sanitizer.${id}.${key}"
     ENVIRONMENT "${NGCC_SANITIZER_ENV}"
     TIMEOUT ${t})
+  _ngcc_security_after_kat(${n} "${name}")
 endfunction()
 
 function(_ngcc_add_memcheck n)

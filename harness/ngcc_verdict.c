@@ -2,7 +2,8 @@
 #include <string.h>
 
 static const char *const names[NGCC_VERDICT_COUNT] = {
-    "PASS", "RECORDED", "SKIP", "REGRESSION", "NOKAT", "MISMATCH", "CRYPTOFAIL", "OVERFLOW", "TIMEOUT",
+    "PASS", "RECORDED", "SKIP", "REGRESSION", "NOKAT", "MISMATCH", "CRYPTOFAIL", "OVERFLOW", "UNDEFINED",
+    "TIMEOUT",
     "CRASH", "MEMLIMIT", "LOADFAIL", "BUILDFAIL", "ERROR",
 };
 

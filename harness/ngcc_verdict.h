@@ -13,6 +13,8 @@ typedef enum {
     NGCC_MISMATCH,
     NGCC_CRYPTOFAIL,
     NGCC_OVERFLOW,
+    NGCC_UNDEFINED, /* a UBSan report in candidate code (security-asan): undefined
+                     * behaviour, not a crash; named with its first line and location */
     NGCC_TIMEOUT,
     NGCC_CRASH,
     NGCC_MEMLIMIT,

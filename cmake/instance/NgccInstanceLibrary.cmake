@@ -74,6 +74,11 @@ endif()
 
 function(ngcc_instance_library)
   set(srcs ${NGCC_SOURCES})
+  if(NGCC_VARIANT STREQUAL "asan" AND (NGCC_ICCS_SUBSTITUTE OR NGCC_ICCS_UNSANITIZED))
+    # official ICCS copies: see cmake/NgccIccsFiles.cmake for why and how
+    include(${CMAKE_CURRENT_LIST_DIR}/../NgccIccsFiles.cmake)
+    ngcc_iccs_asan_sources(srcs)
+  endif()
 
   string(TOUPPER "${NGCC_FLAGSET}" fs)
   string(REPLACE "-" "_" fs "${fs}")

@@ -12,6 +12,7 @@ static struct {
     sec_result *res;
     sec_claims cl;
     unsigned tag; /* per buffer: guards and fill patterns differ from call to call */
+    int pattern;  /* 0: per-call fills; 1, 2: the fixed patterns of sec_call_pattern */
 } S;
 
 /* one argument of a call: an input (must come back unchanged) or an output
@@ -76,6 +77,20 @@ static void output(arg *a, const char *name, ull claimed, ull *len)
     *len = claimed; /* in/out: enters holding the claimed maximum */
     a->tag = ++S.tag;
     need(sec_buf_alloc(&a->b, (size_t)claimed, a->tag, NULL) == 0, name, claimed);
+    if (S.pattern)
+        for (ull i = 0; i < claimed; i++)
+            a->b.g.p[i] = sec_call_pattern_byte(S.pattern, i);
+}
+
+void sec_call_pattern(int which)
+{
+    S.pattern = which;
+}
+
+unsigned char sec_call_pattern_byte(int which, ull i)
+{
+    unsigned char b = sec_buf_fill_byte(0xF111u, (size_t)i);
+    return which == 2 ? (unsigned char)~b : b; /* the two patterns differ in every byte */
 }
 
 static void enter(const char *api, const char *what)
@@ -101,7 +116,7 @@ static void check_output(const char *api, const char *what, arg *a)
         return;
     }
     for (ull i = *a->len; i < a->claimed; i++)
-        if (a->b.g.p[i] != sec_buf_fill_byte(a->tag, (size_t)i)) {
+        if (a->b.g.p[i] != (S.pattern ? sec_call_pattern_byte(S.pattern, i) : sec_buf_fill_byte(a->tag, (size_t)i))) {
             sec_issue_add(&S.res->buffer, "%s wrote past the returned %s_len %llu (byte %llu of %llu changed) at %s",
                           api, a->name, *a->len, i, a->claimed, what);
             return;

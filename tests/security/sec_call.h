@@ -22,6 +22,12 @@ void sec_call_begin(ngcc_instance *in, sec_result *res, const sec_claims *cl);
 /* init_random_number(&drng_algorithm, seed, 64) inside the library */
 void sec_call_seed(const unsigned char *seed, const char *what);
 
+/* from now on (this child) every output buffer enters filled with fixed
+ * pattern 1 or 2 (differing in every byte), 0: per-call fills again; for
+ * telling bytes a call never wrote (unwritten_output, determinism) */
+void sec_call_pattern(int which);
+unsigned char sec_call_pattern_byte(int which, ull i);
+
 /* outputs go to the caller's buffers of (at least) the claimed lengths; the
  * returned lengths are clamped to the claimed ones */
 int sec_keygen(const char *what, unsigned char *pk, ull *pk_len, unsigned char *sk, ull *sk_len);

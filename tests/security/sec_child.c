@@ -86,7 +86,8 @@ void sec_child_run(int (*fn)(void *, int), void *arg, sec_result *res, const sec
         return;
     }
     if (o->sanitizer && o->log_path && sec_memerr_sanitizer(o->log_path, &end->memerr) == 1) {
-        /* a report of a crash (SEGV, undefined behaviour) is the check's CRASH */
+        /* a report of a crash (SEGV) is the check's CRASH; undefined behaviour
+         * (UNDEFINED) and bad accesses (OVERFLOW) fail the check as such */
         end->status = end->memerr.verdict == NGCC_CRASH ? SEC_CRASH : SEC_FAIL;
         end->verdict = end->memerr.verdict;
         snprintf(end->detail, sizeof end->detail, "%.280s, during %.190s", end->memerr.summary, where);

@@ -20,6 +20,8 @@ typedef struct {
     sec_result *res;               /* this child's result (shared) */
     const struct sec_check *check; /* the check to run */
     int start;                     /* making material: the first item */
+    int end;                       /* making material: stop before this item (0: all) */
+    int time_first;                /* making material: time the first item's calls (sec_result.op_seconds) */
 } sec_job;
 
 /* the child's entry points (fn of sec_child_run) */

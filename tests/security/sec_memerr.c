@@ -52,15 +52,35 @@ static char *copy_lines(const char *from, const char *to)
 
 /* ---- sanitizers ---- */
 
-/* "    #0 0x7f.. in sig_sign /path/wots_scheme.c:384" -> "sig_sign (wots_scheme.c:384)" */
-static int asan_frame(const char *line, char *out, size_t cap)
+/* the last path component of the n bytes at p (paths may hold spaces) */
+static void base_name(const char *p, int n, char *out, size_t cap)
 {
-    char fn[160], loc[512];
+    const char *b = p;
+    for (int i = 0; i < n; i++)
+        if (p[i] == '/')
+            b = p + i + 1;
+    snprintf(out, cap, "%.*s", (int)(p + n - b), b);
+}
+
+/* "    #0 0x7f.. in sig_sign /path with spaces/wots_scheme.c:384" -> fn
+ * "sig_sign", loc "wots_scheme.c:384": the location is the rest of the line,
+ * so a folder name with spaces stays whole ("(module+0x..)" loses its
+ * parentheses) */
+static int asan_frame(const char *line, char *fn, size_t fcap, char *loc, size_t lcap)
+{
     const char *in = in_line(line, " in ");
-    if (line[strspn(line, " \t")] != '#' || !in || sscanf(in + 4, "%159s %511s", fn, loc) != 2)
+    if (line[strspn(line, " \t")] != '#' || !in)
         return 0;
-    const char *base = strrchr(loc, '/');
-    snprintf(out, cap, "%.150s (%.300s)", fn, base ? base + 1 : loc);
+    const char *f = in + 4;
+    int fl = (int)strcspn(f, " \n");
+    const char *l = f + fl + (f[fl] == ' ');
+    int ll = line_len(l);
+    if (fl == 0 || ll == 0)
+        return 0;
+    if (l[0] == '(' && l[ll - 1] == ')')
+        l++, ll -= 2;
+    snprintf(fn, fcap, "%.*s", fl, f);
+    base_name(l, ll, loc, lcap);
     return 1;
 }
 
@@ -107,14 +127,20 @@ static const char *report_end(const char *head, int ubsan)
 
 static void sanitizer_summary(const char *head, const char *end, int ubsan, sec_memerr *e)
 {
-    char frame[600] = "", access[64] = "", what[240];
+    char fn[160] = "", loc[320] = "", access[64] = "", what[240];
     for (const char *p = next_line(head); p && p < end; p = next_line(p))
-        if (asan_frame(p, frame, sizeof frame))
+        if (asan_frame(p, fn, sizeof fn, loc, sizeof loc))
             break;
     if (ubsan) {
-        const char *r = in_line(head, "runtime error: ") + 15;
-        snprintf(what, sizeof what, "UBSan: %.*s", line_len(r), r);
-        e->verdict = NGCC_CRASH;
+        /* "<path>:<line>:<col>: runtime error: <what>": the head's own
+         * location is the exact one (the frame has no column) */
+        const char *r = in_line(head, ": runtime error: ");
+        base_name(head, (int)(r - head), loc, sizeof loc);
+        snprintf(what, sizeof what, "UBSan: %.*s", line_len(r + 17), r + 17);
+        /* a load or store through a null pointer is the SIGSEGV the plain run
+         * gets: CRASH; any other undefined behaviour is UNDEFINED */
+        const char *np = in_line(r, " null pointer");
+        e->verdict = np ? NGCC_CRASH : NGCC_UNDEFINED;
     } else {
         const char *k = in_line(head, "AddressSanitizer: ") + 18;
         char kind[64];
@@ -123,7 +149,10 @@ static void sanitizer_summary(const char *head, const char *end, int ubsan, sec_
         snprintf(what, sizeof what, "AddressSanitizer %s%s%s", kind, access[0] ? ": " : "", access);
         e->verdict = asan_verdict(kind);
     }
-    snprintf(e->summary, sizeof e->summary, "%s%s%s", what, frame[0] ? " in " : "", frame);
+    if (fn[0] || loc[0])
+        snprintf(e->summary, sizeof e->summary, "%s in %s (%s)", what, fn[0] ? fn : "?", loc[0] ? loc : "?");
+    else
+        snprintf(e->summary, sizeof e->summary, "%s", what);
 }
 
 int sec_memerr_sanitizer(const char *log_path, sec_memerr *e)

@@ -4,7 +4,13 @@
  *   out-of-bounds or freed-memory access, bad free  -> OVERFLOW
  *   use of uninitialised memory (valgrind)          -> CRYPTOFAIL (the result
  *                                                      is not reproducible)
- *   anything else (SEGV, undefined behaviour, ...)  -> CRASH */
+ *   UBSan: undefined behaviour                      -> UNDEFINED (its first line
+ *                                                      and location; not a crash),
+ *          except a null-pointer load/store         -> CRASH (the plain run's SIGSEGV)
+ *   anything else (SEGV, stack overflow, ...)       -> CRASH
+ * Locations keep folder names with spaces. No report can come from an
+ * official ICCS copy: the sanitizer build replaces or unsanitizes those
+ * (cmake/NgccIccsFiles.cmake). */
 #ifndef SEC_MEMERR_H
 #define SEC_MEMERR_H
 

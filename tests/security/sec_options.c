@@ -15,7 +15,8 @@ static void usage(void)
             "usage: ngcc-security --lib <instance.so> --name <cand>/<inst> --record-out <file.json>\n"
             "       [--build-record <json>] [--log-dir <dir>] [--timeout S] [--call-timeout S]\n"
             "       [--mem-limit-mb M] [--keys N] [--kat-records N] [--max-flips N] [--sanitizer]\n"
-            "       [--extended-signature reject|finding] [--expect VERDICT]\n");
+            "       [--extended-signature reject|finding] [--expect VERDICT] [--iccs-note TEXT]\n"
+            "       [--budget S] [--kat-record <kat.json>]\n");
 }
 
 /* a whole-number argument in [lo, hi]; -1 (message printed) otherwise */
@@ -59,6 +60,9 @@ static int parse_one(int c, const char *arg, sec_options *o)
     case 'r': return parse_int("--kat-records", arg, 1, 10, &o->kat_records);
     case 'f': return parse_int("--max-flips", arg, 0, 1 << 24, &o->max_flips);
     case 's': o->sanitizer = 1; return 0;
+    case 'B': return parse_seconds("--budget", arg, &o->budget);
+    case 'K': o->kat_record = arg[0] ? arg : NULL; return 0;
+    case 'I': o->iccs_note = arg[0] ? arg : NULL; return 0;
     case 'x':
         if (strcmp(arg, "reject") && strcmp(arg, "finding")) {
             fprintf(stderr, "ngcc-security: --extended-signature %s: expected reject or finding\n", arg);
@@ -84,7 +88,7 @@ int sec_options_parse(int argc, char **argv, sec_options *o)
         {"log-dir", 1, 0, 'd'}, {"timeout", 1, 0, 't'}, {"call-timeout", 1, 0, 'c'},
         {"mem-limit-mb", 1, 0, 'M'}, {"keys", 1, 0, 'k'}, {"kat-records", 1, 0, 'r'},
         {"max-flips", 1, 0, 'f'}, {"sanitizer", 0, 0, 's'}, {"extended-signature", 1, 0, 'x'},
-        {"expect", 1, 0, 'e'}, {0, 0, 0, 0}};
+        {"expect", 1, 0, 'e'}, {"iccs-note", 1, 0, 'I'}, {"budget", 1, 0, 'B'}, {"kat-record", 1, 0, 'K'}, {0, 0, 0, 0}};
     memset(o, 0, sizeof *o);
     o->keys = 3;
     o->kat_records = 10;

@@ -13,6 +13,10 @@ typedef struct {
     int sanitizer;        /* the library is ASan/UBSan-instrumented */
     int ext_finding;      /* "extended_signature": "finding" */
     int expect;           /* expected verdict (ngcc_verdict) */
+    double budget;        /* s the plan may take (sec_budget.h); 0: no planning */
+    const char *kat_record; /* <records>/kat.json: measured operation times */
+    int other_flips;      /* modified_signature: bytes of each further signature (set by the budget; 0: 32) */
+    const char *iccs_note; /* official ICCS copies and what the sanitizer build did with them */
 } sec_options;
 
 /* 0 on success; otherwise prints the problem and the usage, returns -1 */

@@ -36,6 +36,17 @@ static void add_parameters(cJSON *r, const sec_state *s)
     cJSON_AddNumberToObject(p, "max_flips", s->opt.max_flips);
     cJSON_AddNumberToObject(p, "timeout_s", s->opt.timeout);
     cJSON_AddNumberToObject(p, "call_timeout_s", s->call_timeout);
+    cJSON *b = cJSON_AddObjectToObject(p, "budget");
+    cJSON_AddNumberToObject(b, "budget_s", s->budget.budget > 0 ? s->budget.budget : s->opt.budget);
+    cJSON_AddStringToObject(b, "costs_from", s->costs.source);
+    cJSON *ops = cJSON_AddObjectToObject(b, "op_seconds");
+    static const char *const sig[3] = {"keygen", "sign", "verify"}, *const kem[3] = {"keygen", "enc", "dec"};
+    for (int i = 0; i < 3; i++)
+        cJSON_AddNumberToObject(ops, s->probe.is_kem ? kem[i] : sig[i], s->costs.op[i]);
+    cJSON_AddNumberToObject(b, "estimate_s", s->budget.estimate);
+    cJSON_AddNumberToObject(b, "other_flips", s->opt.other_flips);
+    cJSON_AddBoolToObject(b, "reduced", s->budget.reduced);
+    cJSON_AddStringToObject(b, "decisions", s->budget.decisions);
     cJSON *items = cJSON_AddArrayToObject(p, "items");
     for (int i = 0; i < s->plan.nitems; i++) {
         cJSON *o = cJSON_CreateObject();
@@ -101,6 +112,10 @@ int sec_record_write(const sec_state *s, const char *start_utc)
     add_parameters(r, s);
     add_checks(r, s);
     add_return_codes(r, s);
+    if (s->opt.iccs_note)
+        cJSON_AddStringToObject(r, "iccs_note", s->opt.iccs_note);
+    else
+        cJSON_AddNullToObject(r, "iccs_note");
     cJSON_AddStringToObject(r, "log_dir", s->log_dir);
     cJSON *ch = cJSON_AddObjectToObject(r, "child");
     cJSON_AddStringToObject(ch, "sandbox", s->sandbox);

@@ -46,8 +46,12 @@ typedef struct {
     sec_issue odd_rc;         /* verify/dec codes outside 0 and -1..-99 */
     sec_rc_hist rc;
     unsigned long calls_checked;
+    sec_issue unwritten;             /* bytes never written (determinism's pattern runs) */
+    unsigned long unwritten_checked; /* outputs compared for it */
     /* KEM: what dec did with modified ciphertexts */
     unsigned long implicit_rejections, error_returns;
+    /* material with time_first: keygen, sign|enc, verify|dec of the first item (s) */
+    double op_seconds[3];
 } sec_result;
 
 const char *sec_status_name(sec_status s);

@@ -95,7 +95,7 @@ void sec_sig_modified_message(sec_job *j)
  * sample above SIG_FULL_MAX or --max-flips), a sample of the others */
 static int sig_positions(const sec_job *j, int first, ull n, ull **pos)
 {
-    int max = SIG_OTHER_SAMPLE;
+    int max = j->opt->other_flips > 0 ? j->opt->other_flips : SIG_OTHER_SAMPLE;
     if (first)
         max = j->opt->max_flips ? j->opt->max_flips : (n <= SIG_FULL_MAX ? (int)n : SIG_LARGE_SAMPLE);
     *pos = malloc(sizeof **pos * (size_t)(max ? max : 1));
@@ -105,12 +105,15 @@ static int sig_positions(const sec_job *j, int first, ull n, ull **pos)
 void sec_sig_modified_signature(sec_job *j)
 {
     sig_case c;
-    int first = 1;
+    int first = 1, first_np = 0;
+    ull first_len = 0;
     for (int i = 0; i < j->plan->nitems; i++) {
         if (!get_case(j, i, &c) || c.sn_len == 0)
             continue;
         ull *pos;
         int np = sig_positions(j, first, c.sn_len, &pos);
+        if (first)
+            first_np = np, first_len = c.sn_len;
         unsigned char *sn = malloc(c.sn_len);
         for (int p = 0; p < np; p++) {
             ull bit = 8 * pos[p] + pos[p] % 8;
@@ -127,7 +130,9 @@ void sec_sig_modified_signature(sec_job *j)
         free(pos);
         first = 0;
     }
-    snprintf(j->res->note, sizeof j->res->note, "%lu signatures with one bit flipped rejected", j->res->tried);
+    snprintf(j->res->note, sizeof j->res->note,
+             "%lu signatures with one bit flipped rejected (%d of the first signature's %llu bytes%s)", j->res->tried,
+             first_np, first_len, (ull)first_np < first_len ? ", stratified over the whole signature" : "");
 }
 
 void sec_sig_wrong_public_key(sec_job *j)

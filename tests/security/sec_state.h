@@ -3,6 +3,7 @@
 #ifndef SEC_STATE_H
 #define SEC_STATE_H
 
+#include "sec_budget.h"
 #include "sec_check.h"
 #include "sec_memerr.h"
 
@@ -47,11 +48,18 @@ typedef struct {
     unsigned long mem_limit_mb;
     ngcc_verdict verdict;
     char detail[2 * SEC_DETAIL];
+    /* the time budget (sec_budget.h) */
+    sec_costs costs;
+    sec_budget budget;
+    int material_from;          /* items before it were made already (timing) */
+    double first_op_seconds[3]; /* the last material child's timing */
 } sec_state;
 
 /* each step may set s->verdict (LOADFAIL, CRASH...) and stop the run */
 int sec_run_probe(sec_state *s);
 void sec_run_material(sec_state *s);
+/* makes item 0 alone, timing keygen, sign|enc and one verify|dec; 1 if made */
+int sec_run_time_first(sec_state *s);
 void sec_run_checks(sec_state *s);
 void sec_judge(sec_state *s);
 /* keeps the worse of the outcome's problem and this one; counts problems */

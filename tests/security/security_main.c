@@ -66,6 +66,65 @@ static void setup(void)
     sec_buf_set_exact(S.opt.sanitizer);
 }
 
+/* KAT op times are those of the plain library; ASan+UBSan code runs about
+ * this much slower (measured on the fixtures: 2-4x) */
+#define SANITIZER_SLOWDOWN 3.0
+
+/* the time budget (sec_budget.h): costs from the KAT record, else from the
+ * first item's calls; then the per-call timeout and a plan that fits */
+static void plan_budget(void)
+{
+    if (S.opt.budget <= 0)
+        return;
+    char why[300];
+    if (sec_costs_from_kat(S.opt.kat_record, S.probe.is_kem, &S.costs)) {
+        if (S.opt.sanitizer) {
+            for (int i = 0; i < 3; i++)
+                S.costs.op[i] *= SANITIZER_SLOWDOWN;
+            size_t l = strlen(S.costs.source);
+            snprintf(S.costs.source + l, sizeof S.costs.source - l, " x %.0f for ASan+UBSan", SANITIZER_SLOWDOWN);
+        }
+    } else {
+        snprintf(why, sizeof why, "%s", S.costs.source);
+        if (S.opt.call_timeout <= 0 && S.opt.timeout > 0)
+            S.call_timeout = S.opt.timeout / 2; /* the first keygen of a slow instance must get through */
+        if (!sec_run_time_first(&S)) {
+            snprintf(S.costs.source, sizeof S.costs.source, "%.200s, and the first item could not be made: no planning",
+                     why);
+            printf("ngcc: %s budget: %s\n", S.kind, S.costs.source);
+            return;
+        }
+        memcpy(S.costs.op, S.first_op_seconds, sizeof S.costs.op);
+        S.costs.known = 1;
+        snprintf(S.costs.source, sizeof S.costs.source, "timed from record 0's first calls (%.200s)", why);
+    }
+    double budget = S.opt.budget;
+    if (S.opt.timeout > 0 && budget > 0.8 * S.opt.timeout)
+        budget = 0.8 * S.opt.timeout; /* the CTest timeout is the hard stop */
+    sec_budget_plan(&S.budget, &S.costs, S.probe.is_kem, budget, S.plan.nkeys, S.opt.kat_records, S.opt.max_flips,
+                    S.probe.claims.sig);
+    /* 5 x the slowest operation, between a fifth (as without a budget: a
+     * hang leaves time for the other checks) and half of the test's timeout */
+    if (S.opt.call_timeout <= 0 && S.opt.timeout > 0) {
+        double c = S.budget.call_timeout < S.opt.timeout / 2 ? S.budget.call_timeout : S.opt.timeout / 2;
+        S.call_timeout = c > S.opt.timeout / 5 ? c : S.opt.timeout / 5;
+    } else if (S.opt.call_timeout <= 0) {
+        S.call_timeout = S.budget.call_timeout;
+    }
+    if (S.budget.keys != S.plan.nkeys || S.budget.kat_records != S.opt.kat_records) {
+        /* item 0 (record 0's key and signature) is the same in every plan, so
+         * what was made of it stays valid */
+        sec_plan_free(&S.plan);
+        sec_plan_make(&S.plan, S.probe.is_kem, S.budget.keys, S.budget.kat_records);
+    }
+    S.opt.max_flips = S.budget.max_flips;
+    S.opt.other_flips = S.budget.other_flips;
+    S.opt.kat_records = S.budget.kat_records;
+    printf("ngcc: %s budget %.0f s: op times %.3g / %.3g / %.3g s, %s; per-call timeout %.0f s; estimate %.0f s; %s\n",
+           S.kind, budget, S.costs.op[0], S.costs.op[1], S.costs.op[2], S.costs.source, S.call_timeout,
+           S.budget.estimate, S.budget.decisions[0] ? S.budget.decisions : "full plan");
+}
+
 static void run(void)
 {
     if (build_failed(S.opt.build_record)) {
@@ -91,9 +150,28 @@ static void run(void)
                  S.probe.claims.pk, S.probe.claims.sk);
         return;
     }
+    plan_budget();
     sec_run_material(&S);
     sec_run_checks(&S);
     sec_judge(&S);
+}
+
+/* official ICCS copies are the template's: a note on the instance (the
+ * sanitizer build replaced or unsanitized them), never its verdict */
+static void add_budget_note(void)
+{
+    if (!S.budget.reduced && !S.budget.decisions[0])
+        return;
+    size_t l = strlen(S.detail);
+    snprintf(S.detail + l, sizeof S.detail - l, "; budget %.0f s: %s", S.budget.budget, S.budget.decisions);
+}
+
+static void add_iccs_note(void)
+{
+    if (!S.opt.iccs_note)
+        return;
+    size_t l = strlen(S.detail);
+    snprintf(S.detail + l, sizeof S.detail - l, "; note: %s", S.opt.iccs_note);
 }
 
 /* ---- output ---- */
@@ -145,6 +223,8 @@ int main(int argc, char **argv)
     ngcc_utc_now(start);
     setup();
     run();
+    add_budget_note();
+    add_iccs_note();
     print_checks();
     sec_record_write(&S, start);
     run_cases();

@@ -64,7 +64,7 @@ static void html_cell_body(rb_buf *b, const rd_cell *c)
 static const char *verdict_class(const char *text)
 {
     static const char *ok[] = {"PASS", "BUILDOK", "RECORDED"}, *warn[] = {"FINDING", "NOKAT", "SKIP"},
-                      *bad[] = {"MISMATCH", "REGRESSION", "CRYPTOFAIL", "OVERFLOW", "TIMEOUT", "CRASH", "MEMLIMIT",
+                      *bad[] = {"MISMATCH", "REGRESSION", "CRYPTOFAIL", "OVERFLOW", "UNDEFINED", "TIMEOUT", "CRASH", "MEMLIMIT",
                                 "LOADFAIL", "BUILDFAIL", "ERROR", "FAIL"};
     size_t n = text ? strcspn(text, ",") : 0;
     for (size_t i = 0; n && i < sizeof ok / sizeof *ok; i++)
