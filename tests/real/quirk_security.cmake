@@ -81,6 +81,10 @@ if(MODE STREQUAL "slow")
     check_named(fxq-slow/SLOWKG-128 ${f} determinism verdict EQUALS PASS)
     check_named(fxq-slow/SLOWKG-128 ${f} unwritten_output verdict EQUALS PASS)
   endforeach()
+  # memcheck: one record cannot finish under valgrind within the timeout
+  # (predicted from the KAT's op_seconds), so it is not started: SKIP, saying why
+  check(fxq-slow/SLOWKG-128 memcheck.json verdict EQUALS SKIP)
+  check(fxq-slow/SLOWKG-128 memcheck.json detail MATCHES "predicted under memcheck .*timeouts")
 else()
   # ---- unit: recognition on synthetic content ----
   include("${SRC}/cmake/NgccIccsFiles.cmake")

@@ -34,9 +34,10 @@
 static struct {
     /* options: the frame's (lib, name, log, timeout, ...) and memcheck's own */
     ngcc_frame f;
-    const char *valgrind, *supp, *lib, *name, *log;
+    const char *valgrind, *supp, *lib, *name, *log, *kat_record;
     int record;
-    double timeout;
+    double timeout, slowdown;
+    char prediction[512]; /* how the run's cost was predicted (recorded) */
     /* results */
     char self[PATH_MAX];
     ngcc_child_result child;
@@ -50,7 +51,7 @@ static struct {
 static const char usage[] =
     "usage: ngcc-memcheck --valgrind <path> --suppressions <file> --lib <instance.so>\n"
     "       --name <cand>/<inst> --record-out <json> --log <file> [--build-record <json>]\n"
-    "       [--record R] [--timeout S] [--expect VERDICT]\n"
+    "       [--record R] [--timeout S] [--expect VERDICT] [--kat-record <kat.json> [--slowdown 50]]\n"
     "       ngcc-memcheck --run --lib <instance.so> [--record R]   (what valgrind runs)\n";
 
 static int record_number(const char *prog, const char *v, int *out)
@@ -72,6 +73,8 @@ static int own_option(ngcc_frame *f, int c, const char *v)
     case 'v': M.valgrind = v; return 0;
     case 's': M.supp = v; return 0;
     case 'r': return record_number("ngcc-memcheck", v, &M.record);
+    case 'k': M.kat_record = v; return 0;
+    case 'w': return ngcc_frame_number(f, "slowdown", v, 1, 1e4, &M.slowdown);
     }
     return -1;
 }
@@ -105,8 +108,10 @@ static int run_flow(int argc, char **argv)
 static int parse(int argc, char **argv)
 {
     static const struct option lo[] = {
-        {"valgrind", 1, 0, 'v'}, {"suppressions", 1, 0, 's'}, {"record", 1, 0, 'r'}, {0, 0, 0, 0}};
+        {"valgrind", 1, 0, 'v'}, {"suppressions", 1, 0, 's'}, {"record", 1, 0, 'r'},
+        {"kat-record", 1, 0, 'k'}, {"slowdown", 1, 0, 'w'}, {0, 0, 0, 0}};
     static const ngcc_frame_spec spec = {"memcheck", "ngcc-memcheck", usage, lo, own_option, 0, NULL};
+    M.slowdown = 50;
     int rc = ngcc_frame_parse(&M.f, &spec, argc, argv);
     if (rc)
         return rc;
@@ -209,6 +214,48 @@ static void judge(void)
     }
 }
 
+/* Whether one KAT record can finish under memcheck within the timeout,
+ * predicted from the KAT test's measured operation times (kat.json
+ * "op_seconds": one record is one call of each operation) times memcheck's
+ * slowdown. A run that cannot finish is not started: SKIP naming the
+ * prediction and the override that allows it (a 20-s keygen would otherwise
+ * hold a core for the whole timeout and end as TIMEOUT). Without the KAT
+ * figures the run goes ahead, and the record says so. Returns 1 to skip. */
+static int predicted_too_slow(void)
+{
+    if (!M.kat_record) {
+        snprintf(M.prediction, sizeof M.prediction, "no KAT record given: not predicted");
+        return 0;
+    }
+    cJSON *k = ngcc_record_load(M.kat_record);
+    const cJSON *ops = k ? cJSON_GetObjectItem(k, "op_seconds") : NULL;
+    double native = 0;
+    int n = 0;
+    for (const cJSON *o = ops ? ops->child : NULL; o; o = o->next) {
+        const cJSON *med = cJSON_GetObjectItem(o, "median");
+        if (cJSON_IsNumber(med)) {
+            native += med->valuedouble;
+            n++;
+        }
+    }
+    cJSON_Delete(k);
+    if (n == 0) {
+        snprintf(M.prediction, sizeof M.prediction, "%s has no op_seconds: not predicted", M.kat_record);
+        return 0;
+    }
+    double predicted = native * M.slowdown;
+    snprintf(M.prediction, sizeof M.prediction,
+             "one KAT record takes ~%.3g s natively (%s op_seconds medians), ~%.3g s predicted under memcheck (x%g)",
+             native, M.kat_record, predicted, M.slowdown);
+    if (M.timeout <= 0 || predicted <= 0.8 * M.timeout)
+        return 0;
+    ngcc_frame_set(&M.f, NGCC_SKIP,
+                   "not run: %s > 80%% of the timeout %.0f s; give it a \"timeouts\" {\"memcheck\": S} "
+                   "override of at least %.0f s to run it",
+                   M.prediction, M.timeout, predicted * 1.5);
+    return 1;
+}
+
 static void run_valgrind(void)
 {
     ssize_t n = readlink("/proc/self/exe", M.self, sizeof M.self - 1);
@@ -236,6 +283,7 @@ static void write_record(const char *start)
     cJSON_AddStringToObject(r, "library_sha256", sha);
     cJSON_AddItemToObject(r, "meta", cJSON_Duplicate(M.meta, 1));
     cJSON_AddNumberToObject(r, "kat_record", M.record);
+    cJSON_AddStringToObject(r, "prediction", M.prediction);
     cJSON_AddItemToObject(r, "steps", cJSON_Duplicate(M.steps, 1));
     cJSON *v = cJSON_AddObjectToObject(r, "valgrind");
     cJSON_AddStringToObject(v, "path", M.valgrind);
@@ -255,6 +303,8 @@ static void write_record(const char *start)
 static void case_no_memory_errors(void **state)
 {
     (void)state;
+    if (M.f.verdict == NGCC_SKIP)
+        skip();
     if (M.err.found || M.f.verdict == NGCC_OVERFLOW)
         fail_msg("%s", M.f.detail);
 }
@@ -262,6 +312,8 @@ static void case_no_memory_errors(void **state)
 static void case_run_completed(void **state)
 {
     (void)state;
+    if (M.f.verdict == NGCC_SKIP)
+        skip();
     if (M.f.verdict != NGCC_PASS && !M.err.found)
         fail_msg("%s: %s", ngcc_verdict_name(M.f.verdict), M.f.detail);
 }
@@ -281,7 +333,7 @@ int main(int argc, char **argv)
     ngcc_utc_now(start);
     M.meta = cJSON_CreateObject();
     M.steps = cJSON_CreateArray();
-    if (!ngcc_frame_check_build(&M.f))
+    if (!ngcc_frame_check_build(&M.f) && !predicted_too_slow())
         run_valgrind();
     if (M.err.report)
         printf("---- first valgrind error ----\n%s---- end of valgrind error (whole log: %s) ----\n", M.err.report,
