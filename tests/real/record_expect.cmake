@@ -21,7 +21,7 @@ function(ok what)
 endfunction()
 
 function(expect inst file)
-  set(args ${ARGN})
+  set(args "${ARGN}") # quoted: keeps an empty expected value ("EQUALS \"\"")
   list(LENGTH args n)
   math(EXPR iop "${n} - 2")
   math(EXPR ival "${n} - 1")
