@@ -278,7 +278,7 @@ endfunction()
 # selftest/resume/<label>: every driver on the shared frame keeps a finished
 # record on a rerun with unchanged inputs and runs again when one changes
 # (tests/perf/resume_selftest.cmake), on the fixture id/key (library folder
-# root): perf, mem, sizes, and prof and memcheck when registered.
+# root): perf, mem, sizes, kat, and prof and memcheck when registered.
 function(ngcc_add_resume_selftests id key root)
   set(script ${PROJECT_SOURCE_DIR}/tests/perf/resume_selftest.cmake)
   set(dir ${CMAKE_BINARY_DIR}/selftest/resume)
@@ -288,7 +288,8 @@ function(ngcc_add_resume_selftests id key root)
   set(runs
     "perf|ngcc-perf|${base}|--op|verify|--budget-s|0.05|--warmup-s|0|--trials|3|--pin|none"
     "mem|ngcc-mem|${base}|--op|verify"
-    "sizes|ngcc-sizes|${base}")
+    "sizes|ngcc-sizes|${base}"
+    "kat|ngcc-kat|${base}|--records|2")
   if(TARGET ngcc-prof)
     list(APPEND runs "prof|ngcc-prof|--lib|${root}/libngcc_prof.so|--name|${id}/${key}|--op|verify|--records|2|--max-reps|2")
     list(APPEND fix "ngcc.build.prof.${id}.${key}")

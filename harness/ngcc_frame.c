@@ -149,14 +149,24 @@ int ngcc_frame_parse(ngcc_frame *f, const ngcc_frame_spec *spec, int argc, char 
         all[k++] = spec->options[i];
     optind = 1;
     opterr = 1;
-    int c, bad = 0;
-    while (!bad && (c = getopt_long(argc, argv, "", all, NULL)) != -1) {
-        if (c == '?' || c == ':')
+    int c, bad = 0, li = -1;
+    while (!bad && (c = getopt_long(argc, argv, "", all, &li)) != -1) {
+        if (c == '?' || c == ':') {
             bad = 1; /* getopt printed the problem */
-        else if (c >= O_LIB && c <= O_MEM)
+        } else if (optarg && strncmp(optarg, "--", 2) == 0) {
+            /* "--ref '' --manifest m": CMake drops the empty value and the
+             * next option becomes the value: refuse rather than mis-read */
+            const char *o = li >= 0 ? all[li].name : "?";
+            fprintf(stderr, "%s: option --%s got \"%s\" as its value: its value is missing (an empty variable?); "
+                            "pass --%s only with a value\n", program(f), o, optarg, o);
+            free(all);
+            ngcc_frame_free(f);
+            return NGCC_FRAME_EXIT_USAGE;
+        } else if (c >= O_LIB && c <= O_MEM)
             bad = common_option(f, c, optarg) != 0;
         else
             bad = !spec->on_option || spec->on_option(f, c, optarg) != 0;
+        li = -1;
     }
     free(all);
     if (bad)
@@ -236,7 +246,7 @@ int ngcc_frame_check_build(ngcc_frame *f)
                            "build test", f->build_record);
             rc = 1;
         } else if (strcmp(v->valuestring, "BUILDFAIL") == 0) {
-            ngcc_frame_set(f, NGCC_BUILDFAIL, "the instance did not compile: %s",
+            ngcc_frame_set(f, NGCC_BUILDFAIL, "the instance did not build: %s",
                            cJSON_IsString(e) ? e->valuestring : "(see the build test)");
             rc = 1;
         } else if (strcmp(v->valuestring, "SKIP") == 0) {

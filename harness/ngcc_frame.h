@@ -91,7 +91,9 @@ struct ngcc_frame {
 };
 
 /* Parses the common options and the driver's; 0, or NGCC_FRAME_EXIT_USAGE
- * after a one-line message naming the option and the usage. On success
+ * after a one-line message naming the option and the usage. An option value
+ * starting with "--" is refused (an empty CMake variable was dropped and the
+ * next option became the value). On success
  * f->inputs holds the arguments, the library's SHA-256 and the build
  * record's verdict and first error. */
 int ngcc_frame_parse(ngcc_frame *f, const ngcc_frame_spec *spec, int argc, char **argv);
@@ -102,7 +104,7 @@ int ngcc_frame_number(const ngcc_frame *f, const char *opt, const char *text, do
  * code; else -1 (run). Computes f->fingerprint either way. */
 int ngcc_frame_resume(ngcc_frame *f);
 /* What must hold before running: the build record (BUILDFAIL: "the instance
- * did not compile: <first error>"; SKIP: the build's reason; missing or
+ * did not build: <first error>"; SKIP: the build's reason; missing or
  * malformed: LOADFAIL / ERROR naming it) and the library. 1 with the
  * verdict set, 0 to go on. */
 int ngcc_frame_check_build(ngcc_frame *f);

@@ -2,10 +2,11 @@
  * Replays the official KAT driver in a child process, compares the streamed
  * text with the submitted KAT file and/or a kat.sha256 manifest, runs one
  * CMocka case per record (text) and per record (honest verify / decaps),
- * prints one verdict line and writes one JSON record. */
+ * prints one verdict line and writes one JSON record. The common options,
+ * the build-record check, resuming, the verdict line and the exit code are
+ * the driver frame's (ngcc_frame.h); the options below are kat's own. */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <getopt.h>
 #include <poll.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -22,6 +23,7 @@
 #include "kat_replay.h"
 #include "ngcc_canon.h"
 #include "ngcc_child.h"
+#include "ngcc_frame.h"
 #include "ngcc_record.h"
 #include "ngcc_resume.h"
 #include "ngcc_util.h"
@@ -39,15 +41,13 @@ typedef struct {
 } record_state;
 
 static struct {
-    /* options */
-    const char *lib, *name, *ref, *manifest, *mkey, *record_out, *write_kat, *build_record;
-    const char *log_path, *kat_sha256;
-    int records, expect;
-    double timeout, budget;
-    unsigned long mem_mb;
-    /* results */
-    ngcc_verdict verdict;
-    char detail[1600];
+    /* options: the frame's (lib, name, record-out, build-record, log,
+     * timeout, mem-limit-mb, expect) and kat's own */
+    ngcc_frame f;
+    const char *ref, *manifest, *mkey, *write_kat, *kat_sha256;
+    int records;
+    double budget;
+    /* results (the verdict and its detail are K.f's) */
     record_state rec[NGCC_MAX_RECORDS];
     int loadfail, done;
     char loadfail_msg[512];
@@ -77,19 +77,14 @@ static struct {
     ngcc_katdigest *digest;
     cJSON *meta;
     int cur;
-    cJSON *inputs; /* what the verdict depends on (ngcc_resume.h) */
-    char fingerprint[65];
 } K;
 
-static void usage(void)
-{
-    fprintf(stderr,
-            "usage: ngcc-kat --lib <instance.so> --name <cand>/<inst> --record-out <file.json>\n"
-            "       [--ref <KAT file>] [--manifest <kat.sha256> --manifest-key <label>/<file>]\n"
-            "       [--records N] [--timeout S] [--mem-limit-mb M] [--build-record <json>]\n"
-            "       [--write-kat <path>] [--kat-sha256 <hex>] [--expect VERDICT] [--log <path>]\n"
-            "       [--budget S]  (stop at a record boundary when the next record would end past S s)\n");
-}
+static const char usage[] =
+    "usage: ngcc-kat --lib <instance.so> --name <cand>/<inst> --record-out <file.json>\n"
+    "       [--ref <KAT file>] [--manifest <kat.sha256> --manifest-key <label>/<file>]\n"
+    "       [--records N] [--timeout S] [--mem-limit-mb M] [--build-record <json>]\n"
+    "       [--write-kat <path>] [--kat-sha256 <hex>] [--expect VERDICT] [--log <path>]\n"
+    "       [--budget S]  (stop at a record boundary when the next record would end past S s)\n";
 
 static void add_event(int r, const char *text)
 {
@@ -130,7 +125,7 @@ static void api_call_name(const char *op, char *out, size_t len)
  * timeout (each as long as the longest so far, 10% margin), run to N. */
 static int budget_extend(int k, double now, double longest)
 {
-    if (K.have_ref || K.manifest_error || K.mcount == 0 || K.timeout <= 0)
+    if (K.have_ref || K.manifest_error || K.mcount == 0 || K.f.timeout <= 0)
         return 0;
     int want = 0;
     for (int i = 0; i < K.mcount; i++) {
@@ -140,13 +135,13 @@ static int budget_extend(int k, double now, double longest)
         if (n > k + 1 && n <= K.records && (want == 0 || n < want))
             want = (int)n;
     }
-    if (want == 0 || now + longest * (want - (k + 1)) > 0.9 * K.timeout)
+    if (want == 0 || now + longest * (want - (k + 1)) > 0.9 * K.f.timeout)
         return 0;
     K.extend_to = want;
     snprintf(K.budget_note, sizeof K.budget_note,
              "after record %d (%.1f s) the next would end past the budget %.0f s, but the only reference covers %d "
              "records (~%.0f s, inside the %.0f s timeout): ran on to them", k, now, K.budget, want,
-             now + longest * (want - (k + 1)), K.timeout);
+             now + longest * (want - (k + 1)), K.f.timeout);
     return 1;
 }
 
@@ -174,7 +169,7 @@ static void budget_after_record(int k)
         snprintf(K.budget_note, sizeof K.budget_note,
                  "%d records would take ~%.0f s > budget %.0f s: ran the first %d, past the budget because the only "
                  "reference covers %d records and they fitted the %.0f s timeout (%.1f s)", K.records,
-                 now / (k + 1) * K.records, K.budget, k + 1, K.extend_to, K.timeout, now);
+                 now / (k + 1) * K.records, K.budget, k + 1, K.extend_to, K.f.timeout, now);
     else
         snprintf(K.budget_note, sizeof K.budget_note,
                  "%d records would take ~%.0f s > budget %.0f s: ran the first %d (%.1f s; the next record would end "
@@ -387,16 +382,16 @@ static void run_replay(void)
             fprintf(stderr, "ngcc: cannot write %s\n", K.write_kat);
     }
 
-    kat_replay_args args = {K.lib, K.records, 0};
-    ngcc_child_opts opts = {K.timeout, K.mem_mb, K.log_path};
+    kat_replay_args args = {K.f.lib, K.records, 0};
+    ngcc_child_opts opts = {K.f.timeout, K.f.mem_mb, K.f.log};
     int rfd = -1;
     K.cur = -1;
     K.child_t0 = ngcc_now();
-    double deadline = K.timeout > 0 ? ngcc_now() + K.timeout : 0;
+    double deadline = K.f.timeout > 0 ? ngcc_now() + K.f.timeout : 0;
     pid_t pid = ngcc_child_start(kat_replay_child, &args, &opts, &rfd);
     if (pid < 0) {
-        K.verdict = NGCC_ERROR;
-        snprintf(K.detail, sizeof K.detail, "cannot fork: %s", strerror(errno));
+        K.f.verdict = NGCC_ERROR;
+        snprintf(K.f.detail, sizeof K.f.detail, "cannot fork: %s", strerror(errno));
         return;
     }
     size_t cap = 1 << 16, used = 0;
@@ -477,13 +472,13 @@ static int records_produced(void)
 static void judge(void)
 {
     ngcc_verdict v = NGCC_PASS;
-    char *d = K.detail;
-    size_t dl = sizeof K.detail;
+    char *d = K.f.detail;
+    size_t dl = sizeof K.f.detail;
     int done_records = records_produced();
     const char *p;
     if (K.loadfail) {
         snprintf(d, dl, "cannot load the instance library: %s", K.loadfail_msg);
-        K.verdict = NGCC_LOADFAIL;
+        K.f.verdict = NGCC_LOADFAIL;
         return;
     }
     if (K.child.end == NGCC_CHILD_TIMEDOUT) {
@@ -492,13 +487,13 @@ static void judge(void)
             api_call_name(K.cur_op, call, sizeof call);
             snprintf(d, dl, "no result after %.0f s, in record %d inside %s (running for %.0f s; %d of %d records "
                             "complete); raise the \"timeouts\" {\"kat\": S} override",
-                     K.timeout, K.cur_op_rec, call, ngcc_now() - K.cur_op_t0, done_records, K.records);
+                     K.f.timeout, K.cur_op_rec, call, ngcc_now() - K.cur_op_t0, done_records, K.records);
         } else {
             snprintf(d, dl, "no result after %.0f s, in record %d (%d of %d records complete); raise the "
                             "\"timeouts\" {\"kat\": S} override or reduce \"kat_records\"",
-                     K.timeout, K.cur < 0 ? 0 : K.cur, done_records, K.records);
+                     K.f.timeout, K.cur < 0 ? 0 : K.cur, done_records, K.records);
         }
-        K.verdict = NGCC_TIMEOUT;
+        K.f.verdict = NGCC_TIMEOUT;
         return;
     }
     if (!K.stopped && (K.child.end == NGCC_CHILD_SIGNALED || !K.done)) {
@@ -508,7 +503,7 @@ static void judge(void)
         else
             snprintf(d, dl, "the instance ended the process (exit code %d) in record %d (%d of %d records complete)",
                      K.child.code, K.cur < 0 ? 0 : K.cur, done_records, K.records);
-        K.verdict = NGCC_CRASH;
+        K.f.verdict = NGCC_CRASH;
         return;
     }
     for (int r = 0; r < K.run_records && v < NGCC_OVERFLOW; r++)
@@ -611,21 +606,21 @@ static void judge(void)
         size_t l = strlen(d);
         snprintf(d + l, dl - l, "; extended: %s", K.budget_note);
     }
-    K.verdict = v;
+    K.f.verdict = v;
 }
 
 /* The MEMLIMIT rule of ngcc_child.h: a failure that followed an allocation
  * failing under the memory limit was caused by the limit. */
 static void apply_memlimit(void)
 {
-    if (!K.child.memlimit || K.verdict == NGCC_PASS || K.verdict == NGCC_BUILDFAIL || K.verdict == NGCC_ERROR)
+    if (!K.child.memlimit || K.f.verdict == NGCC_PASS || K.f.verdict == NGCC_BUILDFAIL || K.f.verdict == NGCC_ERROR)
         return;
-    char mem[300], was[sizeof K.detail];
+    char mem[300], was[sizeof K.f.detail];
     ngcc_child_memlimit_detail(&K.child, mem, sizeof mem);
-    snprintf(was, sizeof was, "%s", K.detail);
-    snprintf(K.detail, sizeof K.detail, "%.300s (it then looked like %s: %.250s)", mem, ngcc_verdict_name(K.verdict),
+    snprintf(was, sizeof was, "%s", K.f.detail);
+    snprintf(K.f.detail, sizeof K.f.detail, "%.300s (it then looked like %s: %.250s)", mem, ngcc_verdict_name(K.f.verdict),
              was);
-    K.verdict = NGCC_MEMLIMIT;
+    K.f.verdict = NGCC_MEMLIMIT;
 }
 
 /* ---- CMocka cases: one per record for the text, one per record for crypto ---- */
@@ -637,7 +632,7 @@ static void case_text(void **state)
 {
     int r = ((case_arg *)*state)->r;
     if (!K.rec[r].complete)
-        fail_msg("record %d was not produced completely (%s)", r, ngcc_verdict_name(K.verdict));
+        fail_msg("record %d was not produced completely (%s)", r, ngcc_verdict_name(K.f.verdict));
     if (K.have_ref) {
         if (K.cmp.record_bad[r] && K.cmp.mm_record == r)
             fail_msg("record %d text differs from %s: first difference at line %ld column %ld", r, K.ref,
@@ -660,7 +655,7 @@ static void case_crypto(void **state)
 {
     int r = ((case_arg *)*state)->r;
     if (!K.rec[r].complete)
-        fail_msg("record %d was not produced completely (%s)", r, ngcc_verdict_name(K.verdict));
+        fail_msg("record %d was not produced completely (%s)", r, ngcc_verdict_name(K.f.verdict));
     if (K.rec[r].crypto_bad || K.rec[r].overflow_bad)
         fail_msg("record %d: %s", r, K.rec[r].events[0]);
 }
@@ -688,13 +683,10 @@ static int run_cases(const char *group)
 
 static void write_record(void)
 {
-    cJSON *r = ngcc_record_new("kat", K.name);
-    cJSON_AddStringToObject(r, "verdict", ngcc_verdict_name(K.verdict));
-    cJSON_AddStringToObject(r, "detail", K.detail);
-    cJSON_AddStringToObject(r, "expected", ngcc_verdict_name(K.expect));
-    cJSON_AddStringToObject(r, "library", K.lib);
+    cJSON *r = ngcc_frame_record_new(&K.f);
+    cJSON_AddStringToObject(r, "library", K.f.lib);
     char sha[65] = "";
-    if (ngcc_sha256_file(K.lib, sha) == 0)
+    if (ngcc_sha256_file(K.f.lib, sha) == 0)
         cJSON_AddStringToObject(r, "library_sha256", sha);
     cJSON_AddItemToObject(r, "meta", cJSON_Duplicate(K.meta, 1));
     cJSON *ref = cJSON_AddObjectToObject(r, "reference");
@@ -727,7 +719,7 @@ static void write_record(void)
     cJSON_AddStringToObject(ref, "manifest_decision", K.manifest_note);
     cJSON *bud = cJSON_AddObjectToObject(r, "budget");
     cJSON_AddNumberToObject(bud, "budget_s", K.budget);
-    cJSON_AddNumberToObject(bud, "timeout_s", K.timeout);
+    cJSON_AddNumberToObject(bud, "timeout_s", K.f.timeout);
     cJSON_AddNumberToObject(bud, "records_requested", K.records);
     cJSON_AddNumberToObject(bud, "records_run", K.run_records);
     cJSON_AddBoolToObject(bud, "reduced", K.stopped);
@@ -782,163 +774,93 @@ static void write_record(void)
     cJSON_AddNumberToObject(ch, "alloc_failures", (double)K.child.alloc_failures);
     cJSON_AddNumberToObject(ch, "alloc_fail_bytes", (double)K.child.alloc_fail_bytes);
     cJSON_AddBoolToObject(ch, "oom_text", K.child.oom_text);
-    ngcc_resume_stamp(r, K.inputs, K.fingerprint);
-    ngcc_record_write(r, K.record_out);
+    ngcc_frame_record_write(&K.f, r, NULL); /* + verdict, detail, expected, inputs, fingerprint */
     cJSON_Delete(r);
 }
 
-/* Inputs of the verdict: arguments, library, reference, manifest, build verdict. */
-static void describe_inputs(int argc, char **argv)
+/* kat's own options (the common ones are the frame's) */
+static int own_option(ngcc_frame *f, int c, const char *v)
 {
-    K.inputs = ngcc_inputs_new(argc, argv);
-    ngcc_inputs_add_file(K.inputs, "library_sha256", K.lib);
-    ngcc_inputs_add_file(K.inputs, "reference_sha256", K.ref);
-    ngcc_inputs_add_file(K.inputs, "manifest_sha256", K.manifest);
-    cJSON *b = K.build_record ? ngcc_record_load(K.build_record) : NULL;
-    const cJSON *v = b ? cJSON_GetObjectItem(b, "verdict") : NULL;
-    const cJSON *e = b ? cJSON_GetObjectItem(b, "first_error") : NULL;
-    ngcc_inputs_add_str(K.inputs, "build_verdict", cJSON_IsString(v) ? v->valuestring : "");
-    ngcc_inputs_add_str(K.inputs, "build_first_error", cJSON_IsString(e) ? e->valuestring : "");
-    cJSON_Delete(b);
-    ngcc_inputs_fingerprint(K.inputs, K.fingerprint);
+    double d;
+    switch (c) {
+    case 'r': K.ref = v[0] ? v : NULL; return 0;
+    case 'm': K.manifest = v[0] ? v : NULL; return 0;
+    case 'k': K.mkey = v; return 0;
+    case 'w': K.write_kat = v[0] ? v : NULL; return 0;
+    case 'B': return ngcc_frame_number(f, "budget", v, 0, 1e7, &K.budget);
+    case 'N':
+        if (ngcc_frame_number(f, "records", v, 1, NGCC_MAX_RECORDS, &d))
+            return -1;
+        K.records = (int)d;
+        if (K.records != d) {
+            fprintf(stderr, "ngcc-kat: --records %s: expected a whole number of records\n", v);
+            return -1;
+        }
+        return 0;
+    case 's':
+        if (strlen(v) != 64 || strspn(v, "0123456789abcdef") != 64) {
+            fprintf(stderr, "ngcc-kat: --kat-sha256 %s: expected 64 lowercase hex digits (a SHA-256)\n", v);
+            return -1;
+        }
+        K.kat_sha256 = v;
+        return 0;
+    }
+    return -1;
 }
 
-/* NGCC_RESUME=1: a finished record with the same inputs is the answer (and
- * the KAT file it wrote must still be there). Returns the exit code, or -1. */
-static int try_resume(void)
+/* NGCC_RESUME=1 keeps a finished record only while the KAT file it wrote
+ * (--write-kat) is still there unchanged: 1 to let the frame resume, 0 to
+ * run again. */
+static int written_kat_kept(void)
 {
-    if (!ngcc_resume_requested())
-        return -1;
-    cJSON *r = ngcc_resume_load(K.record_out, K.fingerprint);
+    if (!K.write_kat || !ngcc_resume_requested())
+        return 1;
+    ngcc_inputs_fingerprint(K.f.inputs, K.f.fingerprint);
+    cJSON *r = ngcc_resume_load(K.f.record_out, K.f.fingerprint);
     if (!r)
-        return -1;
+        return 1; /* nothing to resume: the frame says so */
     const cJSON *wsha = cJSON_GetObjectItem(r, "written_kat_sha256");
     char sha[65] = "";
-    if (K.write_kat && (ngcc_sha256_file(K.write_kat, sha) != 0 || !cJSON_IsString(wsha) ||
-                        strcmp(sha, wsha->valuestring) != 0)) {
-        cJSON_Delete(r);
-        return -1;
-    }
-    const char *verdict = cJSON_GetObjectItem(r, "verdict")->valuestring;
-    const cJSON *detail = cJSON_GetObjectItem(r, "detail");
-    printf("ngcc: resumed kat %s: inputs unchanged since %s, recorded result kept (%s)\n", K.name,
-           cJSON_GetObjectItem(r, "end_utc")->valuestring, K.record_out);
-    printf("ngcc: verdict kat %s: %s: %s\n", K.name, verdict, cJSON_IsString(detail) ? detail->valuestring : "");
-    int rc = ngcc_verdict_parse(verdict) == K.expect ? 0 : 1;
+    int kept = ngcc_sha256_file(K.write_kat, sha) == 0 && cJSON_IsString(wsha) && strcmp(sha, wsha->valuestring) == 0;
     cJSON_Delete(r);
-    return rc;
-}
-
-/* The build test's record says whether there is a library at all. */
-static int build_failed(void)
-{
-    if (!K.build_record)
-        return 0;
-    cJSON *b = ngcc_record_load(K.build_record);
-    if (!b)
-        return 0;
-    const cJSON *v = cJSON_GetObjectItem(b, "verdict");
-    int failed = cJSON_IsString(v) && strcmp(v->valuestring, "BUILDFAIL") == 0;
-    if (failed) {
-        const cJSON *e = cJSON_GetObjectItem(b, "first_error");
-        snprintf(K.detail, sizeof K.detail, "the instance did not compile: %s",
-                 cJSON_IsString(e) ? e->valuestring : "(see the build test)");
-    }
-    cJSON_Delete(b);
-    return failed;
+    return kept;
 }
 
 int main(int argc, char **argv)
 {
     static const struct option lo[] = {
-        {"lib", 1, 0, 'l'}, {"name", 1, 0, 'n'}, {"ref", 1, 0, 'r'}, {"manifest", 1, 0, 'm'},
-        {"manifest-key", 1, 0, 'k'}, {"record-out", 1, 0, 'o'}, {"records", 1, 0, 'N'},
-        {"timeout", 1, 0, 't'}, {"mem-limit-mb", 1, 0, 'M'}, {"build-record", 1, 0, 'b'},
-        {"write-kat", 1, 0, 'w'}, {"kat-sha256", 1, 0, 's'}, {"expect", 1, 0, 'e'},
-        {"log", 1, 0, 'L'}, {"budget", 1, 0, 'B'}, {0, 0, 0, 0}};
+        {"ref", 1, 0, 'r'}, {"manifest", 1, 0, 'm'}, {"manifest-key", 1, 0, 'k'}, {"records", 1, 0, 'N'},
+        {"write-kat", 1, 0, 'w'}, {"kat-sha256", 1, 0, 's'}, {"budget", 1, 0, 'B'}, {0, 0, 0, 0}};
+    static const ngcc_frame_spec spec = {"kat", "ngcc-kat", usage, lo, own_option, 0, NULL};
     K.records = 10;
-    K.expect = NGCC_PASS;
-    K.meta = cJSON_CreateObject();
-    int c, li = -1;
-    while ((c = getopt_long(argc, argv, "", lo, &li)) != -1) {
-        if (c != '?' && optarg && strncmp(optarg, "--", 2) == 0) {
-            /* "--ref '' --manifest m": CMake drops the empty value and the
-             * next option becomes the value: refuse rather than mis-read */
-            fprintf(stderr, "ngcc-kat: option --%s got \"%s\" as its value: its value is missing (an empty "
-                            "variable?); pass --%s only with a value\n", li >= 0 ? lo[li].name : "?", optarg,
-                    li >= 0 ? lo[li].name : "?");
-            return 2;
-        }
-        li = -1;
-        switch (c) {
-        case 'l': K.lib = optarg; break;
-        case 'n': K.name = optarg; break;
-        case 'r': K.ref = optarg[0] ? optarg : NULL; break;
-        case 'm': K.manifest = optarg[0] ? optarg : NULL; break;
-        case 'k': K.mkey = optarg; break;
-        case 'o': K.record_out = optarg; break;
-        case 'N': K.records = atoi(optarg); break;
-        case 't': K.timeout = atof(optarg); break;
-        case 'M': K.mem_mb = strtoul(optarg, NULL, 10); break;
-        case 'b': K.build_record = optarg; break;
-        case 'w': K.write_kat = optarg[0] ? optarg : NULL; break;
-        case 's': K.kat_sha256 = optarg; break;
-        case 'L': K.log_path = optarg; break;
-        case 'B': K.budget = atof(optarg); break;
-        case 'e':
-            K.expect = ngcc_verdict_parse(optarg);
-            if (K.expect < 0) {
-                fprintf(stderr, "ngcc-kat: --expect %s: unknown verdict\n", optarg);
-                return 2;
-            }
-            break;
-        default: usage(); return 2;
-        }
-    }
-    if (!K.lib || !K.name || !K.record_out || K.records < 1 || K.records > NGCC_MAX_RECORDS) {
-        usage();
-        return 2;
-    }
+    int rc = ngcc_frame_parse(&K.f, &spec, argc, argv);
+    if (rc)
+        return rc;
     K.run_records = K.records;
-    /* the child runs in its scratch folder: a relative path would not load */
-    char *lib_abs = realpath(K.lib, NULL);
-    if (lib_abs)
-        K.lib = lib_abs;
-    describe_inputs(argc, argv);
-    int resumed = try_resume();
-    if (resumed >= 0) {
-        cJSON_Delete(K.inputs);
-        cJSON_Delete(K.meta);
-        free(lib_abs);
-        return resumed;
+    /* the verdict also depends on the reference and the manifest */
+    ngcc_inputs_add_file(K.f.inputs, "reference_sha256", K.ref);
+    ngcc_inputs_add_file(K.f.inputs, "manifest_sha256", K.manifest);
+    if (written_kat_kept() && (rc = ngcc_frame_resume(&K.f)) >= 0) {
+        ngcc_frame_free(&K.f);
+        return rc;
     }
-    if (build_failed()) {
-        K.verdict = NGCC_BUILDFAIL;
-    } else if (access(K.lib, R_OK) != 0) {
-        K.verdict = NGCC_LOADFAIL;
-        snprintf(K.detail, sizeof K.detail, "%s: %s; run its build test first (ctest -L build)", K.lib, strerror(errno));
-    } else {
-        if (K.log_path)
-            ngcc_mkdirs(K.log_path, 0);
+    K.meta = cJSON_CreateObject();
+    if (!ngcc_frame_check_build(&K.f)) {
+        if (K.f.log)
+            ngcc_mkdirs(K.f.log, 0);
         run_replay();
-        if (K.verdict != NGCC_ERROR)
+        if (K.f.verdict != NGCC_ERROR)
             judge();
         apply_memlimit();
     }
-    ngcc_child_show_log(K.log_path, 4096);
+    ngcc_child_show_log(K.f.log, 4096);
     write_record();
-    run_cases(K.name);
-    printf("ngcc: verdict kat %s: %s: %s\n", K.name, ngcc_verdict_name(K.verdict), K.detail);
-    if (K.expect != NGCC_PASS)
-        printf("ngcc: expected %s, got %s: %s\n", ngcc_verdict_name(K.expect), ngcc_verdict_name(K.verdict),
-               (int)K.verdict == K.expect ? "as expected" : "UNEXPECTED");
+    run_cases(K.f.name);
     if (K.have_ref)
         kat_compare_close(&K.cmp);
     ngcc_katdigest_free(K.digest);
     for (int i = 0; i < 5; i++)
         free(K.op_times[i]);
     cJSON_Delete(K.meta);
-    cJSON_Delete(K.inputs);
-    free(lib_abs);
-    return (int)K.verdict == K.expect ? 0 : 1;
+    return ngcc_frame_finish(&K.f);
 }

@@ -35,6 +35,9 @@ make_testfile() {
         printf 'set_tests_properties([=[%s]=] PROPERTIES LABELS "kat" ENVIRONMENT "NGCC_SCRATCH_DIR=%s/scratch")\n' \
             "$name" "$W" >>"$W/CTestTestfile.cmake"
         mkdir -p "$W/records/${name#kat/}"
+        # the build record the test reads (--build-record moved with the records)
+        cp "$B/records/${name#kat/}/build-plain.json" "$W/records/${name#kat/}/" ||
+            fail "no build record for $name in $B/records (run its build test first)"
     done
 }
 

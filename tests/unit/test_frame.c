@@ -1,5 +1,5 @@
 /* Unit tests of the driver frame (harness/ngcc_frame.h): option parsing
- * (common and a driver's own, bad values), the build-record check (failed,
+ * (common and a driver's own, bad values, a value that is the next option), the build-record check (failed,
  * skipped, missing, malformed), resuming (a finished record with the same
  * inputs is kept, changed inputs run again), the verdict line and the exit
  * code rule. Runs in a scratch folder given as argv[1]. */
@@ -106,6 +106,13 @@ static void test_bad_option_values(void **state)
     assert_int_equal(parse(&f, "--lib", "x", "--name", "c/i", "--op", "sign", "--record-out", "r", "--bogus", NULL),
                      NGCC_FRAME_EXIT_USAGE);
     assert_int_equal(parse(&f, "--lib", "x", "--op", "sign", "--record-out", "r", NULL), NGCC_FRAME_EXIT_USAGE);
+    /* a value that is the next option (an empty CMake variable was dropped),
+     * in a common option and in the driver's own */
+    assert_int_equal(parse(&f, "--lib", "x", "--name", "c/i", "--op", "sign", "--log", "--record-out", "r", NULL),
+                     NGCC_FRAME_EXIT_USAGE);
+    assert_int_equal(parse(&f, "--lib", "x", "--name", "c/i", "--op", "sign", "--record-out", "r", "--budget-s",
+                           "--timeout", "5", NULL),
+                     NGCC_FRAME_EXIT_USAGE);
 }
 
 static void base_args(ngcc_frame *f, const char *build_record, const char *lib)
@@ -133,7 +140,7 @@ static void test_build_record_check(void **state)
     assert_string_equal(f.build_verdict, "BUILDFAIL");
     assert_int_equal(ngcc_frame_check_build(&f), 1);
     assert_int_equal(f.verdict, NGCC_BUILDFAIL);
-    assert_string_equal(f.detail, "the instance did not compile: a.c:3: error: x");
+    assert_string_equal(f.detail, "the instance did not build: a.c:3: error: x");
     assert_int_equal(ngcc_frame_exit_code(&f, f.verdict), 1);
     ngcc_frame_free(&f);
     /* skipped build: SKIP, its own exit code */
