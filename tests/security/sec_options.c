@@ -65,6 +65,12 @@ static void add_op_seconds(cJSON *inputs, const char *kat_json)
     else if (k)
         snprintf(sha, sizeof sha, "none");
     ngcc_inputs_add_str(inputs, "kat_op_seconds_sha256", sha);
+    /* where the KAT stopped decides which messages the plan keeps (sec_budget.h) */
+    const cJSON *v = k ? cJSON_GetObjectItem(k, "verdict") : NULL, *done = k ? cJSON_GetObjectItem(k, "records_complete") : NULL;
+    char stop[64] = "";
+    if (cJSON_IsString(v) && cJSON_IsNumber(done))
+        snprintf(stop, sizeof stop, "%s after %d", v->valuestring, (int)done->valuedouble);
+    ngcc_inputs_add_str(inputs, "kat_stop", stop);
     cJSON_Delete(k);
 }
 
