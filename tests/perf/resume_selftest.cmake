@@ -6,14 +6,31 @@
 #      record untouched (same SHA-256 and mtime);
 #   3. one argument changed (--timeout): it runs again (no "resumed");
 #   4. NGCC_RESUME=0: it runs again.
-# -D inputs: TOOL, ARGS (arguments separated by '|'), RECORD (its --record-out)
+# With KAT_JSON (a driver that reads the KAT record's op_seconds, given it
+# in ARGS): the script writes that file first, then
+#   5. the file rewritten with other timestamps, same op_seconds: resumed;
+#   6. op_seconds changed: it runs again.
+# -D inputs: TOOL, ARGS (arguments separated by '|'), RECORD (its --record-out);
+# optional KAT_JSON, TOOL_ENV (NAME=value|... set for the tool only)
 cmake_minimum_required(VERSION 3.25)
 string(REPLACE "|" ";" args "${ARGS}")
 set(failures 0)
+set(launch "")
+if(TOOL_ENV)
+  string(REPLACE "|" ";" launch "${TOOL_ENV}")
+  set(launch ${CMAKE_COMMAND} -E env ${launch})
+endif()
+
+function(write_kat stamp keygen)
+  file(WRITE "${KAT_JSON}" "{\"schema\": 1, \"kind\": \"kat\", \"start_utc\": \"${stamp}\", \"end_utc\": \"${stamp}\", "
+    "\"verdict\": \"PASS\", \"op_seconds\": {\"keygen\": {\"median\": ${keygen}, \"max\": ${keygen}}, "
+    "\"sign\": {\"median\": 0.001, \"max\": 0.001}, \"verify\": {\"median\": 0.001, \"max\": 0.001}, "
+    "\"enc\": {\"median\": 0.001, \"max\": 0.001}, \"dec\": {\"median\": 0.001, \"max\": 0.001}}}\n")
+endfunction()
 
 function(run resume out_line out_resumed)
   set(ENV{NGCC_RESUME} ${resume})
-  execute_process(COMMAND "${TOOL}" ${args} ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE o ERROR_VARIABLE e)
+  execute_process(COMMAND ${launch} "${TOOL}" ${args} ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE o ERROR_VARIABLE e)
   string(REGEX MATCH "ngcc: verdict [^\n]*" line "${o}")
   if(NOT line)
     message(FATAL_ERROR "no verdict line from ${TOOL} (rc ${rc}):\n${o}\n${e}")
@@ -37,6 +54,9 @@ function(check what cond)
 endfunction()
 
 file(REMOVE "${RECORD}")
+if(KAT_JSON)
+  write_kat("2026-01-01T00:00:00Z" 0.002)
+endif()
 run(1 first resumed)
 message("     first run: ${first}")
 set(c1 FALSE)
@@ -68,6 +88,18 @@ if(NOT resumed)
   set(c4 TRUE)
 endif()
 check("NGCC_RESUME=0: it ran again" c4)
+if(KAT_JSON)
+  write_kat("2026-02-02T11:11:11Z" 0.002)
+  run(1 fifth resumed)
+  check("KAT record rewritten, same op_seconds: resumed" resumed)
+  write_kat("2026-02-02T11:11:11Z" 0.004)
+  run(1 sixth resumed)
+  set(c6 FALSE)
+  if(NOT resumed)
+    set(c6 TRUE)
+  endif()
+  check("the KAT record's op_seconds changed: it ran again" c6)
+endif()
 if(failures GREATER 0)
   message(FATAL_ERROR "${failures} resume check(s) failed")
 endif()

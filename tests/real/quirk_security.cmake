@@ -157,6 +157,29 @@ else()
       message("ok   budget 1 s: every check class ran: ${d}")
     endif()
   endif()
+  # ---- a KAT that stopped in record 6 (a hang): the budget never cuts the
+  # KAT messages below that record, so the hang is still reached ----
+  set(kat "${work}/hang-kat.json")
+  file(WRITE "${kat}" "{\"verdict\": \"TIMEOUT\", \"records_complete\": 6, \"op_seconds\": {
+    \"keygen\": {\"max\": 0.02, \"median\": 0.02, \"n\": 7}, \"sign\": {\"max\": 0.02, \"median\": 0.02, \"n\": 6},
+    \"verify\": {\"max\": 0.001, \"median\": 0.001, \"n\": 6}}}")
+  set(rec "${work}/budget-hang.json")
+  # (--expect=TIMEOUT: a bare TIMEOUT would be execute_process's keyword)
+  execute_process(COMMAND "${SECURITY}" --lib "${BUILD}/instances/fx-wots/WOTS-128~hang-record/libngcc_plain.so"
+    --name fx-wots/WOTS-128~hang-record --keys 3 --kat-records 10 --budget 0.3 --timeout 60 --kat-record "${kat}"
+    --record-out "${rec}" --expect=TIMEOUT --log-dir "${work}/budget-hang.logs"
+    OUTPUT_VARIABLE out ERROR_VARIABLE out RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0 OR NOT EXISTS "${rec}")
+    fail("hang after a stopped KAT: ngcc-security exited ${rc} (wanted TIMEOUT): ${out}")
+  else()
+    file(READ "${rec}" j)
+    string(JSON d GET "${j}" parameters budget decisions)
+    if(NOT d MATCHES "KAT messages signed 10 -> 7 [(]up to the record the KAT test stopped in")
+      fail("hang after a stopped KAT: decisions '${d}'")
+    else()
+      message("ok   hang after a stopped KAT: TIMEOUT, ${d}")
+    endif()
+  endif()
   check_named(fx-wots/WOTS-128 security.json modified_signature detail MATCHES
     "[(]2308 of the first signature's 2308 bytes[)]") # every byte: WOTS-128 signatures are 2308 bytes
 endif()

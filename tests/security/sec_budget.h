@@ -9,13 +9,17 @@
  *   - the plan: fewer flips of further signatures, fewer KAT messages, fewer
  *     key pairs (at least 2), and a stratified sample of the first
  *     signature's bytes, each step taken only while the estimate exceeds
- *     the budget. Every check class still runs; each decision is recorded. */
+ *     the budget. Every check class still runs; each decision is recorded.
+ *     KAT messages up to the record in which the KAT test stopped (TIMEOUT,
+ *     CRASH) are never cut: that record's message is the finding, and the
+ *     KAT's times say nothing about it. */
 #ifndef SEC_BUDGET_H
 #define SEC_BUDGET_H
 
 typedef struct {
     double op[3];     /* keygen, sign|enc, verify|dec: seconds per call (max) */
     int known;        /* op[] is usable */
+    int keep_records; /* the KAT stopped (TIMEOUT, CRASH) inside this record (1-based count to keep); 0: none */
     char source[300]; /* where op[] came from */
 } sec_costs;
 

@@ -97,13 +97,10 @@ static void add_return_codes(cJSON *r, const sec_state *s)
         cJSON_AddNumberToObject(h, "other", (double)s->obs.rc.other);
 }
 
-int sec_record_write(const sec_state *s, const char *start_utc)
+int sec_record_write(const sec_state *s, ngcc_frame *f, const char *start_utc)
 {
-    cJSON *r = ngcc_record_new(s->kind, s->opt.name);
+    cJSON *r = ngcc_frame_record_new(f); /* kind "security" or "sanitizer" */
     cJSON_ReplaceItemInObject(r, "start_utc", cJSON_CreateString(start_utc));
-    cJSON_AddStringToObject(r, "verdict", ngcc_verdict_name(s->verdict));
-    cJSON_AddStringToObject(r, "detail", s->detail);
-    cJSON_AddStringToObject(r, "expected", ngcc_verdict_name((ngcc_verdict)s->opt.expect));
     cJSON_AddStringToObject(r, "library", s->opt.lib);
     char sha[65] = "";
     ngcc_sha256_file(s->opt.lib, sha);
@@ -126,7 +123,7 @@ int sec_record_write(const sec_state *s, const char *start_utc)
     } else {
         cJSON_AddNullToObject(r, "first_report");
     }
-    int rc = ngcc_record_write(r, s->opt.record_out);
+    int rc = ngcc_frame_record_write(f, r, NULL); /* + verdict, detail, expected, inputs, fingerprint */
     cJSON_Delete(r);
     return rc;
 }

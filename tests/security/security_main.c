@@ -4,20 +4,22 @@
  * child processes, runs every check in a child of its own (a crash or hang
  * is that check's CRASH/TIMEOUT), judges buffer safety, lengths and return
  * codes from every call, writes one JSON record, runs one CMocka case per
- * check, prints one verdict line and exits 0 iff the verdict is --expect. */
+ * check, prints one verdict line and exits 0 iff the verdict is --expect.
+ * Options, build check, resume, verdict line and exit code are the driver
+ * frame's (ngcc_frame.h; sec_options.c adds security's own options and
+ * inputs). */
 #define _GNU_SOURCE
-#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <cmocka.h>
 
 #include "ngcc_child.h"
+#include "ngcc_frame.h"
 #include "ngcc_record.h"
 #include "ngcc_util.h"
 #include "sec_buf.h"
@@ -27,35 +29,17 @@
 #define DEFAULT_CALL_TIMEOUT 60.0
 
 static sec_state S;
-
-/* BUILDFAIL when the build test's record says so (detail: its first error) */
-static int build_failed(const char *path)
-{
-    if (!path || access(path, R_OK) != 0)
-        return 0;
-    cJSON *b = ngcc_record_load(path);
-    if (!b)
-        return 0;
-    const cJSON *v = cJSON_GetObjectItem(b, "verdict");
-    int failed = cJSON_IsString(v) && strcmp(v->valuestring, "BUILDFAIL") == 0;
-    if (failed) {
-        const cJSON *e = cJSON_GetObjectItem(b, "first_error");
-        snprintf(S.detail, sizeof S.detail, "the instance did not compile: %s",
-                 cJSON_IsString(e) ? e->valuestring : "(see the build test)");
-    }
-    cJSON_Delete(b);
-    return failed;
-}
+static ngcc_frame F;
 
 static void setup(void)
 {
-    S.kind = S.opt.sanitizer ? "sanitizer" : "security";
+    S.kind = F.spec->label; /* "security", or "sanitizer" with --sanitizer */
     if (S.opt.log_dir) {
         snprintf(S.log_dir, sizeof S.log_dir, "%s", S.opt.log_dir);
     } else {
-        const char *slash = strrchr(S.opt.record_out, '/');
-        int dl = slash ? (int)(slash - S.opt.record_out) : 1;
-        snprintf(S.log_dir, sizeof S.log_dir, "%.*s/%s.logs", dl, slash ? S.opt.record_out : ".", S.kind);
+        const char *slash = strrchr(F.record_out, '/');
+        int dl = slash ? (int)(slash - F.record_out) : 1;
+        snprintf(S.log_dir, sizeof S.log_dir, "%.*s/%s.logs", dl, slash ? F.record_out : ".", S.kind);
     }
     ngcc_mkdirs(S.log_dir, 1);
     /* a stalled call is given a fifth of the budget, so the other checks still run */
@@ -127,14 +111,9 @@ static void plan_budget(void)
 
 static void run(void)
 {
-    if (build_failed(S.opt.build_record)) {
-        S.verdict = NGCC_BUILDFAIL;
-        return;
-    }
-    if (access(S.opt.lib, R_OK) != 0) {
-        S.verdict = NGCC_LOADFAIL;
-        snprintf(S.detail, sizeof S.detail, "%s: %s; run its build test first (ctest -L build)", S.opt.lib,
-                 strerror(errno));
+    if (ngcc_frame_check_build(&F)) { /* BUILDFAIL, SKIP, LOADFAIL: the frame's detail */
+        S.verdict = (ngcc_verdict)F.verdict;
+        snprintf(S.detail, sizeof S.detail, "%.*s", (int)sizeof S.detail - 1, F.detail);
         return;
     }
     if (sec_run_probe(&S))
@@ -217,23 +196,25 @@ static void run_cases(void)
 
 int main(int argc, char **argv)
 {
-    if (sec_options_parse(argc, argv, &S.opt))
-        return 2;
+    int rc = sec_options_parse(&F, argc, argv, &S.opt);
+    if (rc)
+        return rc;
+    if ((rc = ngcc_frame_resume(&F)) >= 0) { /* NGCC_RESUME=1 and the record is current */
+        ngcc_frame_free(&F);
+        return rc;
+    }
     char start[32];
     ngcc_utc_now(start);
     setup();
     run();
     add_budget_note();
     add_iccs_note();
+    ngcc_frame_set(&F, S.verdict, "%s", S.detail);
     print_checks();
-    sec_record_write(&S, start);
+    sec_record_write(&S, &F, start);
     run_cases();
-    printf("ngcc: verdict %s %s: %s: %s\n", S.kind, S.opt.name, ngcc_verdict_name(S.verdict), S.detail);
-    if (S.opt.expect != NGCC_PASS)
-        printf("ngcc: expected %s, got %s: %s\n", ngcc_verdict_name((ngcc_verdict)S.opt.expect),
-               ngcc_verdict_name(S.verdict), (int)S.verdict == S.opt.expect ? "as expected" : "UNEXPECTED");
     sec_memerr_free(&S.report);
     sec_material_unmap(S.mat);
     sec_plan_free(&S.plan);
-    return (int)S.verdict == S.opt.expect ? 0 : 1;
+    return ngcc_frame_finish(&F); /* the verdict line, the exit code */
 }
