@@ -128,6 +128,16 @@ static int parse(int argc, char **argv)
     /* the verdict also depends on the suppressions and on valgrind itself */
     ngcc_inputs_add_file(M.f.inputs, "suppressions_sha256", M.supp);
     ngcc_inputs_add_file(M.f.inputs, "valgrind_sha256", M.valgrind);
+    /* the run-or-SKIP prediction reads the KAT's op_seconds (not its timestamps) */
+    if (M.kat_record) {
+        cJSON *k = access(M.kat_record, R_OK) == 0 ? ngcc_record_load(M.kat_record) : NULL;
+        const cJSON *ops = k ? cJSON_GetObjectItem(k, "op_seconds") : NULL;
+        char sha[65] = "absent";
+        if (ops)
+            ngcc_inputs_fingerprint(ops, sha);
+        ngcc_inputs_add_str(M.f.inputs, "kat_op_seconds_sha256", sha);
+        cJSON_Delete(k);
+    }
     return 0;
 }
 
