@@ -18,13 +18,7 @@
 cmake_minimum_required(VERSION 3.25)
 file(REMOVE_RECURSE "${WORK}")
 file(MAKE_DIRECTORY "${WORK}")
-set(failures 0)
-
-function(fail what)
-  message("FAIL ${what}")
-  math(EXPR f "${failures} + 1")
-  set(failures ${f} PARENT_SCOPE)
-endfunction()
+include("${CMAKE_CURRENT_LIST_DIR}/record_expect.cmake") # fail(), ok()
 
 # check(<json text> <label> <json path...> EQUALS|MATCHES|GE <value>)
 function(check j label)

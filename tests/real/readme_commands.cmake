@@ -8,13 +8,7 @@ cmake_minimum_required(VERSION 3.25)
 file(READ "${SRC}/README.md" readme)
 file(REMOVE_RECURSE "${WORK}")
 file(MAKE_DIRECTORY "${WORK}")
-set(failures 0)
-
-function(fail what)
-  message("FAIL ${what}")
-  math(EXPR f "${failures} + 1")
-  set(failures ${f} PARENT_SCOPE)
-endfunction()
+include("${CMAKE_CURRENT_LIST_DIR}/record_expect.cmake") # fail(), ok()
 
 # the README must show this command text literally
 function(documented text)
