@@ -29,6 +29,17 @@ void ngcc_inputs_add_str(cJSON *inputs, const char *key, const char *value)
     cJSON_AddStringToObject(inputs, key, value ? value : "");
 }
 
+void ngcc_inputs_add_member(cJSON *inputs, const char *key, const cJSON *record, const char *member)
+{
+    const cJSON *m = record ? cJSON_GetObjectItem(record, member) : NULL;
+    char sha[65];
+    if (m)
+        ngcc_inputs_fingerprint(m, sha);
+    else
+        snprintf(sha, sizeof sha, "%s", record ? "none" : "absent");
+    ngcc_inputs_add_str(inputs, key, sha);
+}
+
 void ngcc_inputs_fingerprint(const cJSON *inputs, char out[65])
 {
     char *text = cJSON_PrintUnformatted(inputs);

@@ -16,6 +16,11 @@ cJSON *ngcc_inputs_new(int argc, char **argv);
 /* key: "<sha256 of the file>", or "absent" when it cannot be read */
 void ngcc_inputs_add_file(cJSON *inputs, const char *key, const char *path);
 void ngcc_inputs_add_str(cJSON *inputs, const char *key, const char *value);
+/* the SHA-256 of one member of a loaded record (its compact JSON) as input
+ * key: "absent" when the record is NULL (unreadable), "none" when it has no
+ * such member. For inputs that are part of a record whose other fields
+ * (timestamps) change on every run, e.g. a KAT record's op_seconds. */
+void ngcc_inputs_add_member(cJSON *inputs, const char *key, const cJSON *record, const char *member);
 /* lowercase hex SHA-256 of the compact JSON text of inputs */
 void ngcc_inputs_fingerprint(const cJSON *inputs, char out[65]);
 /* NGCC_RESUME=1 (or "yes"/"on") in the environment */

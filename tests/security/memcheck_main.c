@@ -131,11 +131,7 @@ static int parse(int argc, char **argv)
     /* the run-or-SKIP prediction reads the KAT's op_seconds (not its timestamps) */
     if (M.kat_record) {
         cJSON *k = access(M.kat_record, R_OK) == 0 ? ngcc_record_load(M.kat_record) : NULL;
-        const cJSON *ops = k ? cJSON_GetObjectItem(k, "op_seconds") : NULL;
-        char sha[65] = "absent";
-        if (ops)
-            ngcc_inputs_fingerprint(ops, sha);
-        ngcc_inputs_add_str(M.f.inputs, "kat_op_seconds_sha256", sha);
+        ngcc_inputs_add_member(M.f.inputs, "kat_op_seconds_sha256", k, "op_seconds");
         cJSON_Delete(k);
     }
     return 0;

@@ -53,18 +53,11 @@ static int own_option(ngcc_frame *f, int c, const char *arg)
     return -1;
 }
 
-/* the SHA-256 of the KAT record's op_seconds object (compact JSON), "absent"
- * when the file cannot be read, "none" when it has no op_seconds */
+/* the KAT record's op_seconds (not its timestamps) and where it stopped */
 static void add_op_seconds(cJSON *inputs, const char *kat_json)
 {
     cJSON *k = access(kat_json, R_OK) == 0 ? ngcc_record_load(kat_json) : NULL;
-    const cJSON *ops = k ? cJSON_GetObjectItem(k, "op_seconds") : NULL;
-    char sha[65] = "absent";
-    if (ops)
-        ngcc_inputs_fingerprint(ops, sha); /* the SHA-256 of its compact JSON */
-    else if (k)
-        snprintf(sha, sizeof sha, "none");
-    ngcc_inputs_add_str(inputs, "kat_op_seconds_sha256", sha);
+    ngcc_inputs_add_member(inputs, "kat_op_seconds_sha256", k, "op_seconds");
     /* where the KAT stopped decides which messages the plan keeps (sec_budget.h) */
     const cJSON *v = k ? cJSON_GetObjectItem(k, "verdict") : NULL, *done = k ? cJSON_GetObjectItem(k, "records_complete") : NULL;
     char stop[64] = "";
