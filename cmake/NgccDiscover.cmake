@@ -577,6 +577,7 @@ function(ngcc_register_instance key label zoo)
     set(memory_limit_mb "")
   endif()
   set(perf_mode "${O_perf_mode}")
+  set(perf_reference "${O_perf_reference}")
   set(labels ${O_labels})
   set(all_incs ${incs})
   foreach(x IN LISTS O_include_dirs)
@@ -590,7 +591,7 @@ function(ngcc_register_instance key label zoo)
   ngcc_iccs_files() # official ICCS copies (NgccIccsFiles.cmake)
 
   foreach(f IN ITEMS key label zoo tree id dir type api ai blank impl katfile manifest mkey
-          root records flagsets link_fallback kat_records ext_sig memory_limit_mb perf_mode labels isa
+          root records flagsets link_fallback kat_records ext_sig memory_limit_mb perf_mode perf_reference ofile labels isa
           skip_reason discover_error ai_how)
     ngcc_iset(${n} ${f} ${${f}})
   endforeach()

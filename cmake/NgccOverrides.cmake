@@ -36,6 +36,8 @@
 #   memory_limit_mb  int      address space a child may add (default NGCC_MEMORY_LIMIT_MB)
 #   extended_signature "reject" (default) | "finding"
 #   perf             {"mode": "default" | "1x1"}   1x1: one trial of one call per operation
+#                    {"reference": "<label>" | "<candidate>/<label>"}   compare the perf and
+#                             icount figures with that instance, measured in the same run
 #   expect           {label: verdict}   expected verdicts (fixtures, zoo)
 #   skip             [str]    instance labels to leave out
 #   instances        {label: {...}}     per-instance keys
@@ -226,9 +228,11 @@ function(ngcc_override_check_value json key where err)
       endif()
       string(JSON name MEMBER "${json}" perf ${i})
       string(JSON v GET "${json}" perf ${name})
-      if(NOT name STREQUAL "mode")
-        set(${err} "unknown key \"perf/${name}\" at ${where} (known: mode)" PARENT_SCOPE)
-      elseif(NOT v MATCHES "^(default|1x1)$")
+      if(NOT name MATCHES "^(mode|reference)$")
+        set(${err} "unknown key \"perf/${name}\" at ${where} (known: mode, reference)" PARENT_SCOPE)
+      elseif(name STREQUAL "reference" AND NOT v MATCHES "^[^/]+(/[^/]+)?$")
+        set(${err} "perf reference \"${v}\" at ${where}: write <label> or <candidate>/<label>" PARENT_SCOPE)
+      elseif(name STREQUAL "mode" AND NOT v MATCHES "^(default|1x1)$")
         set(${err} "perf mode \"${v}\" at ${where} is not default or 1x1" PARENT_SCOPE)
       endif()
     endforeach()

@@ -4,6 +4,8 @@
 # system (tests/perf/thresholds/<NGCC_SYSTEM>.json, written by ngcc-baseline).
 # Timing tests run alone (RUN_SERIAL) after the instance's build and KAT.
 
+include(NgccPerfReference)
+
 option(NGCC_TIME_ANYWAY "Also measure instances whose KAT did not pass (every record flags them)" OFF)
 option(NGCC_BENCH "Register the benchmarks of the suite itself (label bench)" OFF)
 # The default suits an evaluation host. The ci preset sets 0.75: on the shared
@@ -190,20 +192,6 @@ function(ngcc_add_perf_tests n)
     --record-out "${records}/sizes.json" --log "${records}/sizes.child.log"
     --tolerance ${NGCC_MEM_TOLERANCE} --expect ${expect_sizes})
   ngcc_perf_props(${n} "${name}" "perf;sizes;${id};${key}")
-endfunction()
-
-# index of the instance <id>/<key>, or "" if there is none
-function(ngcc_perf_find id key out)
-  set(found "")
-  get_property(all GLOBAL PROPERTY NGCC_INSTANCES)
-  foreach(m IN LISTS all)
-    ngcc_iget(${m} id i)
-    ngcc_iget(${m} key k)
-    if(i STREQUAL id AND k STREQUAL key)
-      set(found ${m})
-    endif()
-  endforeach()
-  set(${out} "${found}" PARENT_SCOPE)
 endfunction()
 
 # Selftests of the perf label, registered with the zoo variant "slow-sign"
