@@ -292,7 +292,8 @@ int ngcc_frame_exit_code(const ngcc_frame *f, int verdict)
 {
     if (verdict == NGCC_SKIP) /* never a pass, even when expected: CTest shows it as not run */
         return NGCC_FRAME_EXIT_SKIP;
-    if (verdict == f->expect || (verdict == NGCC_RECORDED && f->expect == NGCC_PASS))
+    if (verdict == f->expect ||
+        ((verdict == NGCC_RECORDED || verdict == NGCC_NOBASELINE) && f->expect == NGCC_PASS))
         return 0;
     return 1;
 }

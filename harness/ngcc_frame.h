@@ -31,8 +31,8 @@
  *   }
  *
  * The verdict line is `ngcc: verdict <label> <candidate>/<instance>[/<op>]: <VERDICT>: <detail>`.
- * Exit code: 0 when the verdict is the expected one (RECORDED also meets an
- * expected PASS: it passes with nothing to gate), NGCC_FRAME_EXIT_SKIP for
+ * Exit code: 0 when the verdict is the expected one (RECORDED and NOBASELINE
+ * also meet an expected PASS: they pass with nothing to gate), NGCC_FRAME_EXIT_SKIP for
  * SKIP (the build skipped the instance, or the driver could not run it),
  * expected or not, 2 for bad options, else 1. */
 #ifndef NGCC_FRAME_H

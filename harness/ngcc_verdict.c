@@ -2,7 +2,7 @@
 #include <string.h>
 
 static const char *const names[NGCC_VERDICT_COUNT] = {
-    "PASS", "RECORDED", "SKIP", "REGRESSION", "NOKAT", "MISMATCH", "CRYPTOFAIL", "OVERFLOW", "UNDEFINED",
+    "PASS", "RECORDED", "NOBASELINE", "SKIP", "REGRESSION", "NOKAT", "MISMATCH", "MALLEABLE", "CRYPTOFAIL", "OVERFLOW", "UNDEFINED",
     "TIMEOUT",
     "CRASH", "MEMLIMIT", "LOADFAIL", "BUILDFAIL", "ERROR",
 };
@@ -22,7 +22,7 @@ int ngcc_verdict_parse(const char *name)
 
 int ngcc_verdict_passing(int v)
 {
-    return v == NGCC_PASS || v == NGCC_RECORDED;
+    return v == NGCC_PASS || v == NGCC_RECORDED || v == NGCC_NOBASELINE;
 }
 
 ngcc_verdict ngcc_verdict_worst(ngcc_verdict a, ngcc_verdict b)

@@ -63,8 +63,8 @@ static void html_cell_body(rb_buf *b, const rd_cell *c)
 /* colour of a verdict cell ("MISMATCH, timed anyway" counts as MISMATCH) */
 static const char *verdict_class(const char *text)
 {
-    static const char *ok[] = {"PASS", "BUILDOK", "RECORDED"}, *warn[] = {"FINDING", "NOKAT", "SKIP"},
-                      *bad[] = {"MISMATCH", "REGRESSION", "CRYPTOFAIL", "OVERFLOW", "UNDEFINED", "TIMEOUT", "CRASH", "MEMLIMIT",
+    static const char *ok[] = {"PASS", "BUILDOK", "RECORDED"}, *warn[] = {"FINDING", "NOKAT", "SKIP", "NOBASELINE"},
+                      *bad[] = {"MISMATCH", "REGRESSION", "MALLEABLE", "CRYPTOFAIL", "OVERFLOW", "UNDEFINED", "TIMEOUT", "CRASH", "MEMLIMIT",
                                 "LOADFAIL", "BUILDFAIL", "ERROR", "FAIL"};
     size_t n = text ? strcspn(text, ",") : 0;
     for (size_t i = 0; n && i < sizeof ok / sizeof *ok; i++)
