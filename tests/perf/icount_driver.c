@@ -37,7 +37,7 @@ static const char usage[] =
     "       [--time-anyway]] [--method auto|perf|valgrind] [--valgrind <path>] [--records N (0: 3 under\n"
     "       valgrind, 10 with the hardware counter)] [--kat-records N] [--baseline <file>] [--tolerance 0.005]\n"
     "       [--refresh <command>] [--ref-lib <so> --ref-name <cand>/<key>] [--ref-error <text>]\n"
-    "       [--max-valgrind-s 60] [--slowdown 50] [--timeout S] [--expect VERDICT]\n"
+    "       [--max-valgrind-s 60] [--slowdown 10] [--timeout S] [--expect VERDICT]\n"
     "       ngcc-icount --count --lib <so> --op <op> --records N --method perf|valgrind   (the counted run)\n";
 
 #define MAXREC 10
@@ -117,7 +117,7 @@ static int parse(int argc, char **argv)
     I.method_opt = "auto";
     I.tolerance = 0.005;
     I.max_valgrind_s = 60;
-    I.slowdown = 50;
+    I.slowdown = 10;
     I.kat_records = MAXREC;
     I.refresh = "cmake --build <build> --target icount-baseline";
     int rc = ngcc_frame_parse(&I.f, &spec, argc, argv);
