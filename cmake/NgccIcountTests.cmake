@@ -145,6 +145,17 @@ function(ngcc_add_icount_selftests n r)
     "-DOPS=${ops}" ${common} -P ${script})
   set_tests_properties(selftest/icount/copy PROPERTIES LABELS "selftest;icount" TIMEOUT 60
     DEPENDS "${copy_tests}")
+  # selftest/resume/icount: a finished record is kept on a rerun with unchanged
+  # inputs (tests/perf/resume_selftest.cmake), and counted again when the KAT
+  # record's op_seconds (the valgrind prediction's input) change
+  if(NGCC_VALGRIND)
+    set(dir ${CMAKE_BINARY_DIR}/selftest/resume)
+    add_test(NAME selftest/resume/icount COMMAND ${CMAKE_COMMAND} -DTOOL=$<TARGET_FILE:ngcc-icount>
+      "-DARGS=--lib|${r_root}/libngcc_plain.so|--name|${r_id}/${r_key}|--op|verify|--records|1|--valgrind|${NGCC_VALGRIND}|--kat-record|${dir}/icount-kat.json|--log|${dir}/icount.log|--record-out|${dir}/icount.json"
+      "-DRECORD=${dir}/icount.json" "-DKAT_JSON=${dir}/icount-kat.json" -P ${PROJECT_SOURCE_DIR}/tests/perf/resume_selftest.cmake)
+    set_tests_properties(selftest/resume/icount PROPERTIES LABELS "selftest;resume;icount" TIMEOUT 300
+      FIXTURES_REQUIRED "ngcc.build.plain.${r_id}.${r_key}")
+  endif()
   foreach(s IN ITEMS baseline determinism)
     add_test(NAME selftest/icount/${s} COMMAND ${CMAKE_COMMAND} -DSCENARIO=${s} ${common}
       "-DWORK=${CMAKE_BINARY_DIR}/selftest/icount-${s}" -P ${script})
