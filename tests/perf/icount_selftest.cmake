@@ -5,7 +5,8 @@
 #   baseline     ngcc-icount on LIB/NAME verify against synthetic baseline
 #                files: none -> NOBASELINE naming the refresh command, lowered
 #                1% -> REGRESSION, raised 1% -> PASS, another method or flag
-#                set -> NOBASELINE "not comparable", a malformed file -> ERROR
+#                set -> NOBASELINE "not comparable", a malformed file -> ERROR,
+#                a reference error or an unloadable reference -> ERROR
 #   determinism  two runs of sign and of verify give identical counts
 #   spread       (bench) OP over 5 runs: spread (max-min)/median of each
 #                record's count and the cost of the method
@@ -35,7 +36,7 @@ function(icount_run tag op out_verdict out_line out_rec)
       --build-record ${RECORDS_DIR}/build-plain.json --kat-record ${RECORDS_DIR}/kat.json
       --record-out ${rec} --log ${WORK}/${tag}.log --method ${METHOD} ${vg} --timeout 200 ${ARGN}
     OUTPUT_VARIABLE o ERROR_VARIABLE e RESULT_VARIABLE rc)
-  if(NOT o MATCHES "ngcc: verdict icount [^\n]*: ([A-Z]+): [^\n]*")
+  if(NOT o MATCHES "ngcc: verdict icount [^ ]+: ([A-Z]+): ")
     fail("no verdict line from ngcc-icount ${tag} (exit ${rc}):\n${o}\n${e}")
   endif()
   set(${out_verdict} "${CMAKE_MATCH_1}" PARENT_SCOPE)
@@ -142,6 +143,15 @@ elseif(SCENARIO STREQUAL "baseline")
       fail("baseline ${tag} (median ${med}, measured ${median}): expected ${want} matching '${rx}', got: ${line}")
     endif()
   endforeach()
+  # a reference the override cannot name (ngcc_perf_reference's error) and one that cannot be counted
+  icount_run(referr verify v line rec --ref-error "perf reference \"NOPE\" of ${NAME} names no instance of this build")
+  if(NOT v STREQUAL "ERROR" OR NOT line MATCHES "perf reference .NOPE. of .* names no instance")
+    fail("a reference error: expected ERROR with its line, got: ${line}")
+  endif()
+  icount_run(refload verify v line rec --ref-lib "${WORK}/absent.so" --ref-name x/absent)
+  if(NOT v STREQUAL "ERROR" OR NOT line MATCHES "the reference x/absent could not be counted: LOADFAIL")
+    fail("a reference that does not load: expected ERROR naming it, got: ${line}")
+  endif()
   file(WRITE "${WORK}/bad-baseline.json" "{\"entries\": 3}")
   icount_run(bad verify v line rec --baseline "${WORK}/bad-baseline.json")
   if(NOT v STREQUAL "ERROR" OR NOT line MATCHES "bad-baseline.json is not an icount baseline file")
