@@ -143,8 +143,10 @@ function(ngcc_add_icount_selftests n r)
   endforeach()
   add_test(NAME selftest/icount/copy COMMAND ${CMAKE_COMMAND} -DSCENARIO=copy "-DCOPY_RECORDS=${records}"
     "-DOPS=${ops}" ${common} -P ${script})
+  # the copy's icount tests are its setup: ctest -R selftest/icount/copy runs them first
+  set_tests_properties(${copy_tests} PROPERTIES FIXTURES_SETUP "ngcc.icount.${id}.${key}")
   set_tests_properties(selftest/icount/copy PROPERTIES LABELS "selftest;icount" TIMEOUT 60
-    DEPENDS "${copy_tests}")
+    FIXTURES_REQUIRED "ngcc.icount.${id}.${key}")
   # selftest/resume/icount: a finished record is kept on a rerun with unchanged
   # inputs (tests/perf/resume_selftest.cmake), and counted again when the KAT
   # record's op_seconds (the valgrind prediction's input) change
