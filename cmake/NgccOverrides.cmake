@@ -29,7 +29,7 @@
 #                             x86-64:aes, x86-64:pclmul, x86-64:bmi2, x86-64:sha, aarch64:aes,
 #                             aarch64:sha2, aarch64:sha3, aarch64:sve; ["none"] turns the
 #                             detection off (default: detected in Optimized/Additional code)
-#   labels           [str]    label modules to register (kat, security, perf, prof);
+#   labels           [str]    label modules to register (kat, security, perf, prof, icount);
 #                             default all (for slow, huge or deliberately broken instances)
 #   kat_records      int      reduced KAT run: first N records
 #   timeouts         {label: seconds}

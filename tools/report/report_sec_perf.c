@@ -57,7 +57,21 @@ static void cell_baseline(rd_table *t, const rp_record *r)
         rd_cell_text(t, "no baseline");
 }
 
-static void perf_row(rs_ctx *x, rd_table *t, const rp_instance *in, const rp_record *r, int baseline_col)
+/* instructions per operation beside the cycles: the icount record's median and its method */
+static void cell_icount(rd_table *t, const rp_instance *in, const rp_record *r)
+{
+    const rp_record *ic = r->op ? rp_find(in, "icount", r->op) : NULL;
+    double med;
+    char b[NGCC_FMT_MAX];
+    const char *method = ic && ic->json ? rj_str(ic->json, "method.name") : NULL;
+    if (ic && ic->json && rj_num(ic->json, "median", &med))
+        rd_cell_text(t, "%s (%s)", ngcc_fmt_count(b, med), method ? method : "?");
+    else
+        rd_cell_text(t, "%s", NGCC_FMT_GAP);
+}
+
+static void perf_row(rs_ctx *x, rd_table *t, const rp_instance *in, const rp_record *r, int baseline_col,
+                     int icount_col)
 {
     char missing[512] = "";
     rd_cell_text(t, "%s", in->key);
@@ -72,6 +86,8 @@ static void perf_row(rs_ctx *x, rd_table *t, const rp_instance *in, const rp_rec
     cell_num(t, r, "stats.median", ngcc_fmt_count, missing, sizeof missing);
     cell_iqr(t, r, missing, sizeof missing);
     cell_n(t, r, missing, sizeof missing);
+    if (icount_col)
+        cell_icount(t, in, r);
     if (baseline_col)
         cell_baseline(t, r);
     rd_row_gaps(x->doc, t, "%s has no usable value for %s.", r->file, missing);
@@ -137,16 +153,26 @@ void sec_performance(rs_ctx *x)
     rd_para(x->doc, "Mean cycles = total counter ticks / total calls; median and IQR (Q3 - Q1) are of single-"
                     "operation samples; n = trials \xC3\x97 iterations. The counter is named in section 2.");
     reference_clock_caveat(x);
-    int bcol = any_baseline(x);
-    rd_table *t = bcol ? rd_table_new(x->doc, "llrrrrrrl", "Instance", "Operation", "Mean cycles", "Mean time",
-                                      "ops/s", "Median", "IQR", "n", "Median vs baseline")
-                       : rd_table_new(x->doc, "llrrrrrr", "Instance", "Operation", "Mean cycles", "Mean time",
-                                      "ops/s", "Median", "IQR", "n");
+    int bcol = any_baseline(x), icol = rp_has_kind(x->sys, x->cand, "icount");
+    if (icol)
+        rd_para(x->doc, "Instructions: median instructions per call over the first KAT records (icount label), "
+                        "with the counter that counted them.");
+    rd_table *t;
+    if (icol)
+        t = bcol ? rd_table_new(x->doc, "llrrrrrrrl", "Instance", "Operation", "Mean cycles", "Mean time", "ops/s",
+                                "Median", "IQR", "n", "Instructions", "Median vs baseline")
+                 : rd_table_new(x->doc, "llrrrrrrr", "Instance", "Operation", "Mean cycles", "Mean time", "ops/s",
+                                "Median", "IQR", "n", "Instructions");
+    else
+        t = bcol ? rd_table_new(x->doc, "llrrrrrrl", "Instance", "Operation", "Mean cycles", "Mean time", "ops/s",
+                                "Median", "IQR", "n", "Median vs baseline")
+                 : rd_table_new(x->doc, "llrrrrrr", "Instance", "Operation", "Mean cycles", "Mean time", "ops/s",
+                                "Median", "IQR", "n");
     for (size_t i = 0; i < x->cand->ninst; i++) {
         rp_record *ops[MAX_OPS];
         size_t k = rp_find_ops(&x->cand->inst[i], "perf", ops, MAX_OPS);
         for (size_t o = 0; o < k; o++)
-            perf_row(x, t, &x->cand->inst[i], ops[o], bcol);
+            perf_row(x, t, &x->cand->inst[i], ops[o], bcol, icol);
     }
     untimed(x, "perf", "not timed");
     perf_chart(x);
