@@ -68,12 +68,13 @@ endfunction()
 
 # common arguments of ngcc-security
 function(_ngcc_security_args n variant out)
-  foreach(f IN ITEMS id key root records kat_records ext_sig memory_limit_mb)
+  foreach(f IN ITEMS id key root records kat_records ext_sig claims memory_limit_mb)
     ngcc_iget(${n} ${f} ${f})
   endforeach()
   set(args --lib "${root}/libngcc_${variant}.so" --name "${id}/${key}"
     --build-record "${records}/build-${variant}.json"
     --keys ${NGCC_SECURITY_KEYS} --kat-records ${kat_records} --extended-signature ${ext_sig}
+    --claims ${claims}
     --budget ${NGCC_SECURITY_BUDGET} --kat-record "${records}/kat.json")
   if(memory_limit_mb)
     list(APPEND args --mem-limit-mb ${memory_limit_mb})

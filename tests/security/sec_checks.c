@@ -8,10 +8,13 @@
 static const sec_check sig_checks[] = {
     {"honest", sec_sig_honest, NGCC_CRYPTOFAIL},
     {"modified_message", sec_sig_modified_message, NGCC_CRYPTOFAIL},
-    {"modified_signature", sec_sig_modified_signature, NGCC_CRYPTOFAIL},
+    /* a changed valid signature that verifies: malleability (sec_malleable),
+     * MALLEABLE, or a FINDING with "claims": "euf-cma" */
+    {"modified_signature", sec_sig_modified_signature, NGCC_MALLEABLE},
     {"wrong_public_key", sec_sig_wrong_public_key, NGCC_CRYPTOFAIL},
+    /* empty or one byte: a forgery; the last byte cut: malleability */
     {"truncated_signature", sec_sig_truncated, NGCC_CRYPTOFAIL},
-    {"extended_signature", sec_sig_extended, NGCC_CRYPTOFAIL},
+    {"extended_signature", sec_sig_extended, NGCC_MALLEABLE},
     {"zero_ff_signature", sec_sig_zero_ff, NGCC_CRYPTOFAIL},
     {"buffer_safety", NULL, NGCC_OVERFLOW},
     {"claimed_lengths", NULL, NGCC_OVERFLOW},
@@ -63,6 +66,28 @@ void sec_finding(sec_job *j, const char *fmt, ...)
         vsnprintf(r->finding.first, sizeof r->finding.first, fmt, ap);
         va_end(ap);
     }
+}
+
+void sec_malleable(sec_job *j, const char *fmt, ...)
+{
+    sec_result *r = j->res;
+    if (r->malleable.count++ == 0) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(r->malleable.first, sizeof r->malleable.first, fmt, ap);
+        va_end(ap);
+    }
+}
+
+void sec_malleable_summary(sec_job *j, const char *fmt, ...)
+{
+    sec_result *r = j->res;
+    if (r->malleable.count == 0)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(r->malleable.first, sizeof r->malleable.first, fmt, ap);
+    va_end(ap);
 }
 
 static int has(const unsigned long long *v, int n, unsigned long long x)

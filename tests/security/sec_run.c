@@ -217,7 +217,7 @@ void sec_run_material(sec_state *s)
 
 /* ---- checks ---- */
 
-static void judge_run_check(sec_outcome *out, const sec_result *r, const sec_end *end)
+static void judge_run_check(sec_outcome *out, const sec_result *r, const sec_end *end, int claims_euf)
 {
     char text[2 * SEC_DETAIL];
     out->tried = r->tried;
@@ -230,9 +230,23 @@ static void judge_run_check(sec_outcome *out, const sec_result *r, const sec_end
         sec_outcome_add(out, SEC_FAIL, r->fail_verdict, text);
         out->problems += r->failure.count - 1;
     }
+    if (r->malleable.count && !claims_euf) {
+        if (out->problems && problem_rank(out->status, out->verdict) > (int)NGCC_MALLEABLE) {
+            size_t l = strlen(out->detail); /* a forgery outranks it: named after it */
+            snprintf(out->detail + l, sizeof out->detail - l, "; also MALLEABLE: %s", r->malleable.first);
+            out->problems += r->malleable.count;
+        } else {
+            sec_outcome_add(out, SEC_FAIL, NGCC_MALLEABLE, r->malleable.first); /* counts one */
+            out->problems += r->malleable.count - 1;
+        }
+    }
     if (out->problems)
         return;
-    if (r->finding.count) {
+    if (r->malleable.count) { /* "claims": "euf-cma": malleability is not a break of the claim */
+        out->status = SEC_FINDING;
+        snprintf(out->detail, sizeof out->detail, "%s (tolerated: \"claims\": \"euf-cma\"; SUF-CMA does not hold)",
+                 r->malleable.first);
+    } else if (r->finding.count) {
         out->status = SEC_FINDING;
         snprintf(out->detail, sizeof out->detail, "%s (%lu of %lu cases)", r->finding.first, r->finding.count,
                  r->tried);
@@ -262,7 +276,7 @@ static void run_check(sec_state *s, sec_outcome *out)
     sec_child_run(sec_check_child, &job, r, &o, &end);
     out->seconds = end.seconds;
     merge_observations(&s->obs, r);
-    judge_run_check(out, r, &end);
+    judge_run_check(out, r, &end, s->opt.claims_euf);
     apply_memlimit(out, &end);
     keep_report(s, &end);
     sec_result_unmap(r);
