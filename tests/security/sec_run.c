@@ -8,9 +8,26 @@
 #include "sec_child.h"
 #include "sec_state.h"
 
+int sec_verdict_rank(ngcc_verdict v)
+{
+    switch (v) {
+    case NGCC_CRYPTOFAIL: return 100;
+    case NGCC_MALLEABLE: return 90;
+    case NGCC_OVERFLOW: return 80;
+    case NGCC_UNDEFINED: return 75;
+    case NGCC_CRASH: return 70;
+    case NGCC_TIMEOUT: return 69;
+    case NGCC_MEMLIMIT: return 60;
+    default: return (int)v; /* the rest, in the enum's order (all below NGCC_VERDICT_COUNT < 60) */
+    }
+}
+
 static int problem_rank(sec_status st, ngcc_verdict v)
 {
-    return st == SEC_FAIL ? (int)v : st == SEC_CRASH ? (int)NGCC_CRASH : st == SEC_TIMEOUT ? (int)NGCC_TIMEOUT : -1;
+    return st == SEC_FAIL      ? sec_verdict_rank(v)
+           : st == SEC_CRASH   ? sec_verdict_rank(NGCC_CRASH)
+           : st == SEC_TIMEOUT ? sec_verdict_rank(NGCC_TIMEOUT)
+                               : -1;
 }
 
 void sec_outcome_add(sec_outcome *o, sec_status st, ngcc_verdict v, const char *detail)
@@ -231,7 +248,7 @@ static void judge_run_check(sec_outcome *out, const sec_result *r, const sec_end
         out->problems += r->failure.count - 1;
     }
     if (r->malleable.count && !claims_euf) {
-        if (out->problems && problem_rank(out->status, out->verdict) > (int)NGCC_MALLEABLE) {
+        if (out->problems && problem_rank(out->status, out->verdict) > sec_verdict_rank(NGCC_MALLEABLE)) {
             size_t l = strlen(out->detail); /* a forgery outranks it: named after it */
             snprintf(out->detail + l, sizeof out->detail - l, "; also MALLEABLE: %s", r->malleable.first);
             out->problems += r->malleable.count;
@@ -383,6 +400,10 @@ static void name_always_accept(sec_state *s)
              "signatures were accepted]", accepted);
 }
 
+/* The instance's verdict is its gravest check (sec_verdict_rank: a forgery
+ * first, then malleability, memory errors, a crash or hang of one input, the
+ * rest); the detail names the other failed checks ("; also: OVERFLOW
+ * (buffer_safety), TIMEOUT (honest)"). */
 void sec_judge(sec_state *s)
 {
     int worst = -1, failed = 0, notrun = -1, findings = 0;
@@ -390,7 +411,7 @@ void sec_judge(sec_state *s)
         ngcc_verdict v = outcome_verdict(&s->out[c]);
         failed += v != NGCC_PASS;
         findings += s->out[c].status == SEC_FINDING;
-        if (v != NGCC_PASS && (worst < 0 || v > outcome_verdict(&s->out[worst])))
+        if (v != NGCC_PASS && (worst < 0 || sec_verdict_rank(v) > sec_verdict_rank(outcome_verdict(&s->out[worst]))))
             worst = c;
         if (s->out[c].status == SEC_NOTRUN && notrun < 0)
             notrun = c;
@@ -398,9 +419,20 @@ void sec_judge(sec_state *s)
     if (worst >= 0) {
         s->verdict = outcome_verdict(&s->out[worst]);
         snprintf(s->detail, sizeof s->detail, "%s", s->out[worst].detail);
-        if (failed > 1) {
+        /* the others, gravest first, in check order within one verdict */
+        int listed[SEC_MAX_CHECKS] = {0}, n = 0;
+        listed[worst] = 1;
+        while (n < failed - 1) {
+            int next = -1;
+            for (int c = 0; c < s->nchecks; c++)
+                if (!listed[c] && outcome_verdict(&s->out[c]) != NGCC_PASS &&
+                    (next < 0 ||
+                     sec_verdict_rank(outcome_verdict(&s->out[c])) > sec_verdict_rank(outcome_verdict(&s->out[next]))))
+                    next = c;
+            listed[next] = 1;
             size_t l = strlen(s->detail);
-            snprintf(s->detail + l, sizeof s->detail - l, " [%d checks failed]", failed);
+            snprintf(s->detail + l, sizeof s->detail - l, "%s%s (%s)", n++ ? ", " : "; also: ",
+                     ngcc_verdict_name(outcome_verdict(&s->out[next])), s->out[next].check->name);
         }
         name_always_accept(s);
     } else if (notrun >= 0) {
