@@ -41,5 +41,6 @@ void sec_kem_honest(sec_job *j);
 void sec_kem_modified_ciphertext(sec_job *j);
 void sec_kem_wrong_secret_key(sec_job *j);
 void sec_kem_determinism(sec_job *j);
+void sec_seed_dependence(sec_job *j); /* SIG and KEM (sec_seed.c) */
 
 #endif

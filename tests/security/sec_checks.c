@@ -7,6 +7,9 @@
 
 static const sec_check sig_checks[] = {
     {"honest", sec_sig_honest, NGCC_CRYPTOFAIL},
+    /* keys (and randomized signatures) from two seeds must differ: else
+     * publicly reproducible, CRYPTOFAIL */
+    {"seed_dependence", sec_seed_dependence, NGCC_CRYPTOFAIL},
     {"modified_message", sec_sig_modified_message, NGCC_CRYPTOFAIL},
     /* a changed valid signature that verifies: malleability (sec_malleable),
      * MALLEABLE, or a FINDING with "claims": "euf-cma" */
@@ -30,6 +33,7 @@ static const sec_check sig_checks[] = {
 
 static const sec_check kem_checks[] = {
     {"honest", sec_kem_honest, NGCC_CRYPTOFAIL},
+    {"seed_dependence", sec_seed_dependence, NGCC_CRYPTOFAIL},
     {"modified_ciphertext", sec_kem_modified_ciphertext, NGCC_CRYPTOFAIL},
     {"wrong_secret_key", sec_kem_wrong_secret_key, NGCC_CRYPTOFAIL},
     {"buffer_safety", NULL, NGCC_OVERFLOW},
