@@ -112,8 +112,12 @@ static void sig_sign_twice(sec_job *j, char *note, size_t cap)
                             "DRNG (no ngcc_drng_draw)");
     } else if (!drew) {
         j->res->tried++;
-        snprintf(note, cap, "; sig_sign draws nothing from the DRNG (deterministic by design: signatures %s)",
-                 same(sn[0], sn_len[0], sn[1], sn_len[1]) ? "equal under two seeds" : "differ under two seeds");
+        if (same(sn[0], sn_len[0], sn[1], sn_len[1]))
+            snprintf(note, cap, "; sig_sign draws nothing from the DRNG (deterministic by design: the same signature "
+                                "under two seeds)");
+        else
+            snprintf(note, cap, "; sig_sign draws nothing from the DRNG, yet its signatures differ under two seeds "
+                                "(randomness from elsewhere: see determinism)");
     } else {
         j->res->tried++;
         if (same(sn[0], sn_len[0], sn[1], sn_len[1]))
