@@ -40,6 +40,7 @@ void sec_sig_determinism(sec_job *j);
 void sec_kem_honest(sec_job *j);
 void sec_kem_modified_ciphertext(sec_job *j);
 void sec_kem_wrong_secret_key(sec_job *j);
+void sec_kem_rejection_quality(sec_job *j);
 void sec_kem_determinism(sec_job *j);
 void sec_seed_dependence(sec_job *j); /* SIG and KEM (sec_seed.c) */
 

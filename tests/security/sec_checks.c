@@ -36,6 +36,9 @@ static const sec_check kem_checks[] = {
     {"seed_dependence", sec_seed_dependence, NGCC_CRYPTOFAIL},
     {"modified_ciphertext", sec_kem_modified_ciphertext, NGCC_CRYPTOFAIL},
     {"wrong_secret_key", sec_kem_wrong_secret_key, NGCC_CRYPTOFAIL},
+    /* implicit rejection: outputs distinct per ciphertext, changed by the key,
+     * no more or fewer bits of the honest secret than chance */
+    {"rejection_quality", sec_kem_rejection_quality, NGCC_CRYPTOFAIL},
     {"buffer_safety", NULL, NGCC_OVERFLOW},
     {"claimed_lengths", NULL, NGCC_OVERFLOW},
     {"determinism", sec_kem_determinism, NGCC_MISMATCH},
