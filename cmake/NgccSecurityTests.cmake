@@ -9,6 +9,8 @@
 # "memcheck" (default PASS); timeouts from "timeouts" (same keys). Keys read
 # only by the selftest (no spaces in values: the map is stored as a list):
 #   "security.checks"   "check=VERDICT,...,*=VERDICT"  every check of security.json
+#                       (PASS, FAIL, FINDING, CRASH, TIMEOUT, NOTRUN; FAIL:<verdict>, e.g.
+#                       FAIL:MALLEABLE, also asserts the verdict the check fails as)
 #   "sanitizer.checks"  the same for sanitizer.json
 #   "security.detail", "sanitizer.detail", "memcheck.detail", "kat.detail"
 #                       a regular expression the record's detail must match
