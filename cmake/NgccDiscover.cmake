@@ -569,6 +569,10 @@ function(ngcc_register_instance key label zoo)
   if(O_extended_signature)
     set(ext_sig ${O_extended_signature})
   endif()
+  set(claims suf-cma)
+  if(O_claims)
+    set(claims ${O_claims})
+  endif()
   set(memory_limit_mb ${NGCC_MEMORY_LIMIT_MB})
   if(NOT "${O_memory_limit_mb}" STREQUAL "")
     set(memory_limit_mb ${O_memory_limit_mb})
@@ -591,7 +595,7 @@ function(ngcc_register_instance key label zoo)
   ngcc_iccs_files() # official ICCS copies (NgccIccsFiles.cmake)
 
   foreach(f IN ITEMS key label zoo tree id dir type api ai blank impl katfile manifest mkey
-          root records flagsets link_fallback kat_records ext_sig memory_limit_mb perf_mode perf_reference ofile labels isa
+          root records flagsets link_fallback kat_records ext_sig claims memory_limit_mb perf_mode perf_reference ofile labels isa
           skip_reason discover_error ai_how)
     ngcc_iset(${n} ${f} ${${f}})
   endforeach()

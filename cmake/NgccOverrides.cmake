@@ -35,6 +35,9 @@
 #   timeouts         {label: seconds}
 #   memory_limit_mb  int      address space a child may add (default NGCC_MEMORY_LIMIT_MB)
 #   extended_signature "reject" (default) | "finding"
+#   claims           "suf-cma" (default) | "euf-cma"   the security the candidate claims: with
+#                             euf-cma a changed valid signature that verifies (malleability) is a
+#                             FINDING, not MALLEABLE
 #   perf             {"mode": "default" | "1x1"}   1x1: one trial of one call per operation
 #                    {"reference": "<label>" | "<candidate>/<label>"}   compare the perf and
 #                             icount figures with that instance, measured in the same run
@@ -52,7 +55,7 @@
 #   ngcc_override(skip CS-1024)
 # It is turned into the JSON form and checked the same way.
 set(NGCC_OVERRIDE_LIST_KEYS defines include_dirs libraries flags link_flags flagsets sources_exclude skip isa labels)
-set(NGCC_OVERRIDE_SCALAR_KEYS candidate c_standard kat_records memory_limit_mb extended_signature)
+set(NGCC_OVERRIDE_SCALAR_KEYS candidate c_standard kat_records memory_limit_mb extended_signature claims)
 set(NGCC_OVERRIDE_MAP_KEYS timeouts expect perf)
 set(NGCC_OVERRIDE_NESTED_KEYS instances variants)
 set(NGCC_OVERRIDE_INT_KEYS kat_records memory_limit_mb)
@@ -208,6 +211,13 @@ function(ngcc_override_check_value json key where err)
         set(${err} "isa entry \"${v}\" at ${where}: write <x86-64|aarch64>:<extension> or none" PARENT_SCOPE)
       endif()
     endforeach()
+  elseif(key STREQUAL "claims" OR key STREQUAL "extended_signature")
+    string(JSON v GET "${json}" ${key})
+    if(key STREQUAL "claims" AND NOT v MATCHES "^(suf-cma|euf-cma)$")
+      set(${err} "\"claims\" \"${v}\" at ${where} is not suf-cma or euf-cma (write \"claims\": \"euf-cma\" for a scheme claiming only existential unforgeability)" PARENT_SCOPE)
+    elseif(key STREQUAL "extended_signature" AND NOT v MATCHES "^(reject|finding)$")
+      set(${err} "\"extended_signature\" \"${v}\" at ${where} is not reject or finding" PARENT_SCOPE)
+    endif()
   elseif(key STREQUAL "timeouts")
     string(JSON n LENGTH "${json}" timeouts)
     foreach(i RANGE ${n})

@@ -9,6 +9,8 @@
 # "memcheck" (default PASS); timeouts from "timeouts" (same keys). Keys read
 # only by the selftest (no spaces in values: the map is stored as a list):
 #   "security.checks"   "check=VERDICT,...,*=VERDICT"  every check of security.json
+#                       (PASS, FAIL, FINDING, CRASH, TIMEOUT, NOTRUN; FAIL:<verdict>, e.g.
+#                       FAIL:MALLEABLE, also asserts the verdict the check fails as)
 #   "sanitizer.checks"  the same for sanitizer.json
 #   "security.detail", "sanitizer.detail", "memcheck.detail", "kat.detail"
 #                       a regular expression the record's detail must match
@@ -68,12 +70,13 @@ endfunction()
 
 # common arguments of ngcc-security
 function(_ngcc_security_args n variant out)
-  foreach(f IN ITEMS id key root records kat_records ext_sig memory_limit_mb)
+  foreach(f IN ITEMS id key root records kat_records ext_sig claims memory_limit_mb)
     ngcc_iget(${n} ${f} ${f})
   endforeach()
   set(args --lib "${root}/libngcc_${variant}.so" --name "${id}/${key}"
     --build-record "${records}/build-${variant}.json"
     --keys ${NGCC_SECURITY_KEYS} --kat-records ${kat_records} --extended-signature ${ext_sig}
+    --claims ${claims}
     --budget ${NGCC_SECURITY_BUDGET} --kat-record "${records}/kat.json")
   if(memory_limit_mb)
     list(APPEND args --mem-limit-mb ${memory_limit_mb})

@@ -24,6 +24,10 @@ typedef struct ngcc_meta {
 typedef const ngcc_meta *(*ngcc_meta_fn)(void);
 /* init_random_number(&drng_algorithm, seed, len) inside the library */
 typedef int (*ngcc_seed_fn)(const unsigned char *seed, unsigned long long len_bytes);
+/* get_random_number(&drng_algorithm, out, 8 * len_bytes) inside the library
+ * ("ngcc_drng_draw", optional: resolve with ngcc_instance_sym). The security
+ * test's seed_dependence tells by it whether sig_sign drew from the DRNG. */
+typedef int (*ngcc_drng_draw_fn)(unsigned char *out, unsigned long long len_bytes);
 
 /* ---- profiling surface: only in the prof variant (ngcc_glue_prof.c) ----
  * The prof library is linked with -Wl,--wrap for the five ICCS symbols; its

@@ -38,3 +38,8 @@ int ngcc_seed(const unsigned char *seed, unsigned long long len_bytes)
 {
     return init_random_number(&drng_algorithm, seed, len_bytes);
 }
+
+int ngcc_drng_draw(unsigned char *out, unsigned long long len_bytes)
+{
+    return get_random_number(&drng_algorithm, out, 8 * len_bytes);
+}

@@ -182,6 +182,23 @@ else()
   endif()
   check_named(fx-wots/WOTS-128 security.json modified_signature detail MATCHES
     "[(]2308 of the first signature's 2308 bytes[)]") # every byte: WOTS-128 signatures are 2308 bytes
+
+  # ---- "claims" (malleability: MALLEABLE, or FINDING with euf-cma) and
+  # "extended_signature": a bad value is a one-line error naming key and file ----
+  include("${SRC}/cmake/NgccOverrides.cmake")
+  foreach(case "{\"claims\": \"euf-cma\"}|" "{\"claims\": \"suf-cma\"}|"
+               "{\"claims\": \"euf\"}|x.json: .claims. .euf. at top level is not suf-cma or euf-cma"
+               "{\"extended_signature\": \"yes\"}|x.json: .extended_signature. .yes. at top level is not reject or finding")
+    string(REPLACE "|" ";" case "${case}")
+    list(GET case 0 js)
+    list(GET case 1 want)
+    ngcc_override_check("${js}" "top level" "x.json" e top)
+    if((want STREQUAL "" AND NOT e STREQUAL "") OR (NOT want STREQUAL "" AND NOT e MATCHES "${want}"))
+      fail("unit: override ${js}: error '${e}', expected '${want}'")
+    else()
+      message("ok   unit: override ${js}: '${e}'")
+    endif()
+  endforeach()
 endif()
 
 if(failures GREATER 0)

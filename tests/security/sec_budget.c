@@ -59,13 +59,15 @@ static int items_of(const shape *s, int is_kem)
 }
 
 /* seconds the plan should take: material, determinism's two record-0 runs
- * (unwritten_output is judged from them), then the verify (dec) calls */
+ * (unwritten_output is judged from them), seed_dependence's two sign|enc
+ * calls, then the verify (dec) calls */
 static double estimate(const shape *s, const double *op, int is_kem)
 {
     int items = items_of(s, is_kem);
     double material = s->keys * op[0] + items * op[1];
     double reruns = 2 * (op[0] + op[1]) + 6 * op[2]; /* determinism (and unwritten_output) */
-    double calls = is_kem ? items * (64.0 + 8) : items * 17.0 + 4.0 * s->keys + s->first + s->other * (items - 1.0);
+    reruns += 2 * op[1];                              /* seed_dependence: sign|enc under two seeds */
+    double calls = is_kem ? items * (64.0 + 8 + 20) : items * 17.0 + 4.0 * s->keys + s->first + s->other * (items - 1.0);
     return material + reruns + calls * op[2] + 20 * CHILD_OVERHEAD;
 }
 

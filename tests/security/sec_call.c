@@ -169,6 +169,17 @@ void sec_call_seed(const unsigned char *seed, const char *what)
     S.res->progress++;
 }
 
+int sec_call_drng_draw(unsigned char *out, ull len, const char *what)
+{
+    ngcc_drng_draw_fn draw = (ngcc_drng_draw_fn)ngcc_instance_sym(S.in, "ngcc_drng_draw");
+    if (!draw)
+        return -1;
+    enter("get_random_number", what);
+    int rc = draw(out, len);
+    S.res->progress++;
+    return rc;
+}
+
 int sec_keygen(const char *what, unsigned char *pk, ull *pk_len, unsigned char *sk, ull *sk_len)
 {
     const char *api = S.in->is_kem ? "kem_keygen" : "sig_keygen";

@@ -21,6 +21,9 @@ void sec_claims_read(const ngcc_instance *in, sec_claims *cl);
 void sec_call_begin(ngcc_instance *in, sec_result *res, const sec_claims *cl);
 /* init_random_number(&drng_algorithm, seed, 64) inside the library */
 void sec_call_seed(const unsigned char *seed, const char *what);
+/* len bytes from drng_algorithm inside the library (its get_random_number);
+ * -1 if the library has no ngcc_drng_draw */
+int sec_call_drng_draw(unsigned char *out, ull len, const char *what);
 
 /* from now on (this child) every output buffer enters filled with fixed
  * pattern 1 or 2 (differing in every byte), 0: per-call fills again; for

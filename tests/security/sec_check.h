@@ -19,6 +19,12 @@ const sec_check *sec_checks(int is_kem, int *n);
 void sec_fail(sec_job *j, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* one tolerated deviation, reported as a FINDING */
 void sec_finding(sec_job *j, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* one changed valid signature that verified for its own message and key
+ * (bit flips, a few bytes cut or appended): malleability, not a forgery */
+void sec_malleable(sec_job *j, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* at the end of a check with malleable cases: the summary that replaces the
+ * first case's text (what was accepted and how often) */
+void sec_malleable_summary(sec_job *j, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* up to max distinct positions in [0, n): all if n <= max, else 0, n-1, the
  * last tail positions and evenly spread ones; returns how many */
 int sec_sample(unsigned long long n, int max, int tail, unsigned long long *out);
@@ -34,6 +40,8 @@ void sec_sig_determinism(sec_job *j);
 void sec_kem_honest(sec_job *j);
 void sec_kem_modified_ciphertext(sec_job *j);
 void sec_kem_wrong_secret_key(sec_job *j);
+void sec_kem_rejection_quality(sec_job *j);
 void sec_kem_determinism(sec_job *j);
+void sec_seed_dependence(sec_job *j); /* SIG and KEM (sec_seed.c) */
 
 #endif

@@ -7,11 +7,17 @@
 
 static const sec_check sig_checks[] = {
     {"honest", sec_sig_honest, NGCC_CRYPTOFAIL},
+    /* keys (and randomized signatures) from two seeds must differ: else
+     * publicly reproducible, CRYPTOFAIL */
+    {"seed_dependence", sec_seed_dependence, NGCC_CRYPTOFAIL},
     {"modified_message", sec_sig_modified_message, NGCC_CRYPTOFAIL},
-    {"modified_signature", sec_sig_modified_signature, NGCC_CRYPTOFAIL},
+    /* a changed valid signature that verifies: malleability (sec_malleable),
+     * MALLEABLE, or a FINDING with "claims": "euf-cma" */
+    {"modified_signature", sec_sig_modified_signature, NGCC_MALLEABLE},
     {"wrong_public_key", sec_sig_wrong_public_key, NGCC_CRYPTOFAIL},
+    /* empty or one byte: a forgery; the last byte cut: malleability */
     {"truncated_signature", sec_sig_truncated, NGCC_CRYPTOFAIL},
-    {"extended_signature", sec_sig_extended, NGCC_CRYPTOFAIL},
+    {"extended_signature", sec_sig_extended, NGCC_MALLEABLE},
     {"zero_ff_signature", sec_sig_zero_ff, NGCC_CRYPTOFAIL},
     {"buffer_safety", NULL, NGCC_OVERFLOW},
     {"claimed_lengths", NULL, NGCC_OVERFLOW},
@@ -27,8 +33,12 @@ static const sec_check sig_checks[] = {
 
 static const sec_check kem_checks[] = {
     {"honest", sec_kem_honest, NGCC_CRYPTOFAIL},
+    {"seed_dependence", sec_seed_dependence, NGCC_CRYPTOFAIL},
     {"modified_ciphertext", sec_kem_modified_ciphertext, NGCC_CRYPTOFAIL},
     {"wrong_secret_key", sec_kem_wrong_secret_key, NGCC_CRYPTOFAIL},
+    /* implicit rejection: outputs distinct per ciphertext, changed by the key,
+     * no more or fewer bits of the honest secret than chance */
+    {"rejection_quality", sec_kem_rejection_quality, NGCC_CRYPTOFAIL},
     {"buffer_safety", NULL, NGCC_OVERFLOW},
     {"claimed_lengths", NULL, NGCC_OVERFLOW},
     {"determinism", sec_kem_determinism, NGCC_MISMATCH},
@@ -63,6 +73,28 @@ void sec_finding(sec_job *j, const char *fmt, ...)
         vsnprintf(r->finding.first, sizeof r->finding.first, fmt, ap);
         va_end(ap);
     }
+}
+
+void sec_malleable(sec_job *j, const char *fmt, ...)
+{
+    sec_result *r = j->res;
+    if (r->malleable.count++ == 0) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(r->malleable.first, sizeof r->malleable.first, fmt, ap);
+        va_end(ap);
+    }
+}
+
+void sec_malleable_summary(sec_job *j, const char *fmt, ...)
+{
+    sec_result *r = j->res;
+    if (r->malleable.count == 0)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(r->malleable.first, sizeof r->malleable.first, fmt, ap);
+    va_end(ap);
 }
 
 static int has(const unsigned long long *v, int n, unsigned long long x)

@@ -13,8 +13,8 @@ static const char usage[] =
     "usage: ngcc-security --lib <instance.so> --name <cand>/<inst> --record-out <file.json>\n"
     "       [--build-record <json>] [--log-dir <dir>] [--timeout S] [--call-timeout S]\n"
     "       [--mem-limit-mb M] [--keys N] [--kat-records N] [--max-flips N] [--sanitizer]\n"
-    "       [--extended-signature reject|finding] [--expect VERDICT] [--iccs-note TEXT]\n"
-    "       [--budget S] [--kat-record <kat.json>]\n";
+    "       [--extended-signature reject|finding] [--claims suf-cma|euf-cma] [--expect VERDICT]\n"
+    "       [--iccs-note TEXT] [--budget S] [--kat-record <kat.json>]\n";
 
 /* a whole-number argument in [lo, hi]; -1 (message printed) otherwise */
 static int parse_int(const char *opt, const char *arg, long lo, long hi, int *out)
@@ -49,6 +49,13 @@ static int own_option(ngcc_frame *f, int c, const char *arg)
         }
         o->ext_finding = strcmp(arg, "finding") == 0;
         return 0;
+    case 'C':
+        if (strcmp(arg, "suf-cma") && strcmp(arg, "euf-cma")) {
+            fprintf(stderr, "ngcc-security: --claims %s: expected suf-cma or euf-cma\n", arg);
+            return -1;
+        }
+        o->claims_euf = strcmp(arg, "euf-cma") == 0;
+        return 0;
     }
     return -1;
 }
@@ -72,6 +79,7 @@ int sec_options_parse(ngcc_frame *f, int argc, char **argv, sec_options *o)
     static const struct option mine[] = {
         {"log-dir", 1, 0, 'd'}, {"call-timeout", 1, 0, 'c'}, {"keys", 1, 0, 'k'}, {"kat-records", 1, 0, 'r'},
         {"max-flips", 1, 0, 'f'}, {"sanitizer", 0, 0, 's'}, {"extended-signature", 1, 0, 'x'},
+        {"claims", 1, 0, 'C'},
         {"iccs-note", 1, 0, 'I'}, {"budget", 1, 0, 'B'}, {"kat-record", 1, 0, 'K'}, {0, 0, 0, 0}};
     static ngcc_frame_spec spec = {"security", "ngcc-security", usage, mine, own_option, 0, NULL};
     memset(o, 0, sizeof *o);

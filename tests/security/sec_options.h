@@ -17,6 +17,7 @@ typedef struct {
     int max_flips;        /* modified_signature: byte positions of the first signature; 0: all */
     int sanitizer;        /* the library is ASan/UBSan-instrumented */
     int ext_finding;      /* "extended_signature": "finding" */
+    int claims_euf;       /* "claims": "euf-cma": malleability (MALLEABLE) is reported as a FINDING */
     double budget;        /* s the plan may take (sec_budget.h); 0: no planning */
     const char *kat_record; /* <records>/kat.json: measured operation times */
     int other_flips;      /* modified_signature: bytes of each further signature (set by the budget; 0: 32) */

@@ -33,6 +33,7 @@ static void add_parameters(cJSON *r, const sec_state *s)
     cJSON_AddNumberToObject(p, "keys", s->plan.nkeys);
     cJSON_AddNumberToObject(p, "kat_records", s->opt.kat_records);
     cJSON_AddStringToObject(p, "extended_signature", s->opt.ext_finding ? "finding" : "reject");
+    cJSON_AddStringToObject(p, "claims", s->opt.claims_euf ? "euf-cma" : "suf-cma");
     cJSON_AddNumberToObject(p, "max_flips", s->opt.max_flips);
     cJSON_AddNumberToObject(p, "timeout_s", s->opt.timeout);
     cJSON_AddNumberToObject(p, "call_timeout_s", s->call_timeout);

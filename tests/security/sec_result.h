@@ -38,6 +38,9 @@ typedef struct {
     sec_issue failure;        /* the check's own failures */
     ngcc_verdict fail_verdict;
     sec_issue finding;        /* tolerated deviations */
+    sec_issue malleable;      /* a valid signature, changed, still verified (MALLEABLE; with
+                               * "claims": "euf-cma" a FINDING); the check's summary replaces
+                               * the first text at its end */
     char note[SEC_DETAIL];    /* summary of a passing check, or why it could not run */
     int notrun;
     /* observed on every call, whatever the check */

@@ -8,9 +8,26 @@
 #include "sec_child.h"
 #include "sec_state.h"
 
+int sec_verdict_rank(ngcc_verdict v)
+{
+    switch (v) {
+    case NGCC_CRYPTOFAIL: return 100;
+    case NGCC_MALLEABLE: return 90;
+    case NGCC_OVERFLOW: return 80;
+    case NGCC_UNDEFINED: return 75;
+    case NGCC_CRASH: return 70;
+    case NGCC_TIMEOUT: return 69;
+    case NGCC_MEMLIMIT: return 60;
+    default: return (int)v; /* the rest, in the enum's order (all below NGCC_VERDICT_COUNT < 60) */
+    }
+}
+
 static int problem_rank(sec_status st, ngcc_verdict v)
 {
-    return st == SEC_FAIL ? (int)v : st == SEC_CRASH ? (int)NGCC_CRASH : st == SEC_TIMEOUT ? (int)NGCC_TIMEOUT : -1;
+    return st == SEC_FAIL      ? sec_verdict_rank(v)
+           : st == SEC_CRASH   ? sec_verdict_rank(NGCC_CRASH)
+           : st == SEC_TIMEOUT ? sec_verdict_rank(NGCC_TIMEOUT)
+                               : -1;
 }
 
 void sec_outcome_add(sec_outcome *o, sec_status st, ngcc_verdict v, const char *detail)
@@ -217,7 +234,7 @@ void sec_run_material(sec_state *s)
 
 /* ---- checks ---- */
 
-static void judge_run_check(sec_outcome *out, const sec_result *r, const sec_end *end)
+static void judge_run_check(sec_outcome *out, const sec_result *r, const sec_end *end, int claims_euf)
 {
     char text[2 * SEC_DETAIL];
     out->tried = r->tried;
@@ -230,9 +247,23 @@ static void judge_run_check(sec_outcome *out, const sec_result *r, const sec_end
         sec_outcome_add(out, SEC_FAIL, r->fail_verdict, text);
         out->problems += r->failure.count - 1;
     }
+    if (r->malleable.count && !claims_euf) {
+        if (out->problems && problem_rank(out->status, out->verdict) > sec_verdict_rank(NGCC_MALLEABLE)) {
+            size_t l = strlen(out->detail); /* a forgery outranks it: named after it */
+            snprintf(out->detail + l, sizeof out->detail - l, "; also MALLEABLE: %s", r->malleable.first);
+            out->problems += r->malleable.count;
+        } else {
+            sec_outcome_add(out, SEC_FAIL, NGCC_MALLEABLE, r->malleable.first); /* counts one */
+            out->problems += r->malleable.count - 1;
+        }
+    }
     if (out->problems)
         return;
-    if (r->finding.count) {
+    if (r->malleable.count) { /* "claims": "euf-cma": malleability is not a break of the claim */
+        out->status = SEC_FINDING;
+        snprintf(out->detail, sizeof out->detail, "%s (tolerated: \"claims\": \"euf-cma\"; SUF-CMA does not hold)",
+                 r->malleable.first);
+    } else if (r->finding.count) {
         out->status = SEC_FINDING;
         snprintf(out->detail, sizeof out->detail, "%s (%lu of %lu cases)", r->finding.first, r->finding.count,
                  r->tried);
@@ -262,7 +293,7 @@ static void run_check(sec_state *s, sec_outcome *out)
     sec_child_run(sec_check_child, &job, r, &o, &end);
     out->seconds = end.seconds;
     merge_observations(&s->obs, r);
-    judge_run_check(out, r, &end);
+    judge_run_check(out, r, &end, s->opt.claims_euf);
     apply_memlimit(out, &end);
     keep_report(s, &end);
     sec_result_unmap(r);
@@ -369,6 +400,10 @@ static void name_always_accept(sec_state *s)
              "signatures were accepted]", accepted);
 }
 
+/* The instance's verdict is its gravest check (sec_verdict_rank: a forgery
+ * first, then malleability, memory errors, a crash or hang of one input, the
+ * rest); the detail names the other failed checks ("; also: OVERFLOW
+ * (buffer_safety), TIMEOUT (honest)"). */
 void sec_judge(sec_state *s)
 {
     int worst = -1, failed = 0, notrun = -1, findings = 0;
@@ -376,7 +411,7 @@ void sec_judge(sec_state *s)
         ngcc_verdict v = outcome_verdict(&s->out[c]);
         failed += v != NGCC_PASS;
         findings += s->out[c].status == SEC_FINDING;
-        if (v != NGCC_PASS && (worst < 0 || v > outcome_verdict(&s->out[worst])))
+        if (v != NGCC_PASS && (worst < 0 || sec_verdict_rank(v) > sec_verdict_rank(outcome_verdict(&s->out[worst]))))
             worst = c;
         if (s->out[c].status == SEC_NOTRUN && notrun < 0)
             notrun = c;
@@ -384,9 +419,20 @@ void sec_judge(sec_state *s)
     if (worst >= 0) {
         s->verdict = outcome_verdict(&s->out[worst]);
         snprintf(s->detail, sizeof s->detail, "%s", s->out[worst].detail);
-        if (failed > 1) {
+        /* the others, gravest first, in check order within one verdict */
+        int listed[SEC_MAX_CHECKS] = {0}, n = 0;
+        listed[worst] = 1;
+        while (n < failed - 1) {
+            int next = -1;
+            for (int c = 0; c < s->nchecks; c++)
+                if (!listed[c] && outcome_verdict(&s->out[c]) != NGCC_PASS &&
+                    (next < 0 ||
+                     sec_verdict_rank(outcome_verdict(&s->out[c])) > sec_verdict_rank(outcome_verdict(&s->out[next]))))
+                    next = c;
+            listed[next] = 1;
             size_t l = strlen(s->detail);
-            snprintf(s->detail + l, sizeof s->detail - l, " [%d checks failed]", failed);
+            snprintf(s->detail + l, sizeof s->detail - l, "%s%s (%s)", n++ ? ", " : "; also: ",
+                     ngcc_verdict_name(outcome_verdict(&s->out[next])), s->out[next].check->name);
         }
         name_always_accept(s);
     } else if (notrun >= 0) {

@@ -102,11 +102,15 @@ static int sig_positions(const sec_job *j, int first, ull n, ull **pos)
     return sec_sample(n, max, SIG_TAIL, *pos);
 }
 
+/* A flipped bit of a valid signature that still verifies for the same
+ * message and key is malleability (SUF-CMA broken), not a forgery of a new
+ * message: MALLEABLE, counted over every flip with the byte range accepted. */
 void sec_sig_modified_signature(sec_job *j)
 {
     sig_case c;
     int first = 1, first_np = 0;
-    ull first_len = 0;
+    ull first_len = 0, lo = 0, hi = 0, first_bit = 0;
+    const char *first_at = "";
     for (int i = 0; i < j->plan->nitems; i++) {
         if (!get_case(j, i, &c) || c.sn_len == 0)
             continue;
@@ -122,14 +126,23 @@ void sec_sig_modified_signature(sec_job *j)
             flip_bit(sn, bit);
             snprintf(what, sizeof what, "%s, signature bit %llu flipped", c.it->label, bit);
             j->res->tried++;
-            if (sec_verify(what, c.pk, c.pk_len, sn, c.sn_len, c.it->m, c.it->mlen) == 0)
-                sec_fail(j, "sig_verify accepted a modified signature (bit %llu flipped, byte %llu of %llu) at %s",
-                         bit, pos[p], c.sn_len, c.it->label);
+            if (sec_verify(what, c.pk, c.pk_len, sn, c.sn_len, c.it->m, c.it->mlen) == 0) {
+                if (j->res->malleable.count == 0)
+                    lo = hi = pos[p], first_bit = bit, first_at = c.it->label;
+                lo = pos[p] < lo ? pos[p] : lo;
+                hi = pos[p] > hi ? pos[p] : hi;
+                sec_malleable(j, "sig_verify accepted a modified signature (bit %llu flipped, byte %llu of %llu) at %s",
+                              bit, pos[p], c.sn_len, c.it->label);
+            }
         }
         free(sn);
         free(pos);
         first = 0;
     }
+    sec_malleable_summary(j,
+                          "sig_verify accepted %lu of %lu single-bit flips of valid signatures for their own message "
+                          "and key (bytes %llu..%llu of %llu; first: bit %llu at %s)",
+                          j->res->malleable.count, j->res->tried, lo, hi, first_len, first_bit, first_at);
     snprintf(j->res->note, sizeof j->res->note,
              "%lu signatures with one bit flipped rejected (%d of the first signature's %llu bytes%s)", j->res->tried,
              first_np, first_len, (ull)first_np < first_len ? ", stratified over the whole signature" : "");
@@ -154,9 +167,13 @@ void sec_sig_wrong_public_key(sec_job *j)
     snprintf(j->res->note, sizeof j->res->note, "%lu signatures rejected under another key", j->res->tried);
 }
 
+/* An empty or one-byte signature is not derived from a valid one: accepting
+ * it is a forgery (CRYPTOFAIL). A valid signature with its last byte cut or
+ * with trailing bytes is a changed valid signature: malleability. */
 void sec_sig_truncated(sec_job *j)
 {
     sig_case c;
+    const char *first_at = "";
     for (int i = 0; i < j->plan->nitems; i++) {
         if (!get_case(j, i, &c) || c.sn_len == 0)
             continue;
@@ -167,11 +184,22 @@ void sec_sig_truncated(sec_job *j)
             char what[160];
             snprintf(what, sizeof what, "%s, signature truncated to %llu bytes", c.it->label, lens[l]);
             j->res->tried++;
-            if (sec_verify(what, c.pk, c.pk_len, c.sn, lens[l], c.it->m, c.it->mlen) == 0)
-                sec_fail(j, "sig_verify accepted %s's signature truncated to %llu of %llu bytes", c.it->label,
-                         lens[l], c.sn_len);
+            if (sec_verify(what, c.pk, c.pk_len, c.sn, lens[l], c.it->m, c.it->mlen) != 0)
+                continue;
+            if (l < 2) {
+                sec_fail(j, "sig_verify accepted %s signature for %s's message (a forgery: nothing of the valid "
+                            "signature is left)", lens[l] ? "a one-byte" : "an empty", c.it->label);
+            } else {
+                if (j->res->malleable.count == 0)
+                    first_at = c.it->label;
+                sec_malleable(j, "sig_verify accepted %s's signature truncated to %llu of %llu bytes", c.it->label,
+                              lens[l], c.sn_len);
+            }
         }
     }
+    sec_malleable_summary(j, "sig_verify accepted %lu valid signatures with their last byte cut off, for their own "
+                             "message and key (first at %s; %lu truncations tried)",
+                          j->res->malleable.count, first_at, j->res->tried);
     snprintf(j->res->note, sizeof j->res->note, "%lu truncated signatures rejected", j->res->tried);
 }
 
@@ -179,6 +207,7 @@ void sec_sig_extended(sec_job *j)
 {
     static const ull extra[] = {1, 16};
     sig_case c;
+    const char *first_at = "";
     for (int i = 0; i < j->plan->nitems; i++) {
         if (!get_case(j, i, &c))
             continue;
@@ -192,16 +221,22 @@ void sec_sig_extended(sec_job *j)
             snprintf(what, sizeof what, "%s, signature extended by %llu bytes", c.it->label, extra[e]);
             j->res->tried++;
             if (sec_verify(what, c.pk, c.pk_len, sn, c.sn_len + extra[e], c.it->m, c.it->mlen) == 0) {
-                if (j->opt->ext_finding)
+                if (j->opt->ext_finding) {
                     sec_finding(j, "sig_verify accepted %s's signature with %llu extra trailing byte(s) "
                                    "(tolerated: \"extended_signature\": \"finding\")", c.it->label, extra[e]);
-                else
-                    sec_fail(j, "sig_verify accepted %s's signature with %llu extra trailing byte(s)",
-                             c.it->label, extra[e]);
+                } else {
+                    if (j->res->malleable.count == 0)
+                        first_at = c.it->label;
+                    sec_malleable(j, "sig_verify accepted %s's signature with %llu extra trailing byte(s)",
+                                  c.it->label, extra[e]);
+                }
             }
             free(sn);
         }
     }
+    sec_malleable_summary(j, "sig_verify accepted %lu of %lu valid signatures with 1 or 16 trailing bytes appended, "
+                             "for their own message and key (first at %s)",
+                          j->res->malleable.count, j->res->tried, first_at);
     snprintf(j->res->note, sizeof j->res->note, "%lu extended signatures rejected", j->res->tried);
 }
 

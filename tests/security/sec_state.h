@@ -62,6 +62,13 @@ void sec_run_material(sec_state *s);
 int sec_run_time_first(sec_state *s);
 void sec_run_checks(sec_state *s);
 void sec_judge(sec_state *s);
+/* Security's own precedence, used for a check's worst problem and the
+ * instance verdict: CRYPTOFAIL > MALLEABLE > OVERFLOW > UNDEFINED > CRASH >
+ * TIMEOUT > MEMLIMIT > the rest in ngcc_verdict order. It differs from the
+ * global enum (where CRASH/TIMEOUT outrank CRYPTOFAIL, right for kat/perf:
+ * a crash there stops the run) because here a crash or hang is one input of
+ * many, while an accepted forgery condemns the instance whatever else failed. */
+int sec_verdict_rank(ngcc_verdict v);
 /* keeps the worse of the outcome's problem and this one; counts problems */
 void sec_outcome_add(sec_outcome *o, sec_status st, ngcc_verdict v, const char *detail);
 

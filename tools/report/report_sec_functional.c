@@ -126,9 +126,12 @@ static void check_cell(rs_ctx *x, rd_table *t, const rp_record *r, const char *n
             rd_cell_note(t, rd_note(x->doc, "%s: check %s has no verdict.", r->file, name), "%s", NGCC_FMT_GAP);
             return;
         }
-        int note = strcmp(v, "PASS") ? rd_note(x->doc, "%s: check %s: %s: %s", r->file, name, v,
+        /* a failed check shows the class it fails as (CRYPTOFAIL, MALLEABLE,
+         * OVERFLOW...; records before "fails_as" existed: FAIL) */
+        const char *fa = strcmp(v, "FAIL") == 0 ? rj_str(c, "fails_as") : NULL;
+        int note = strcmp(v, "PASS") ? rd_note(x->doc, "%s: check %s: %s: %s", r->file, name, fa ? fa : v,
                                                d ? d : "no detail recorded") : 0;
-        rd_cell_note(t, note, "%s", v);
+        rd_cell_note(t, note, "%s", fa ? fa : v);
         return;
     }
     if (r && r->json)
