@@ -14,6 +14,11 @@ option(NGCC_BENCH "Register the benchmarks of the suite itself (label bench)" OF
 # median of ten runs (0.5-6% otherwise); see the README.
 set(NGCC_PERF_TOLERANCE 0.05 CACHE STRING
   "Tolerance of the cycle gates: fail when the median exceeds baseline x (1 + tolerance)")
+# Same-run A/B (override "perf": {"reference": ...}): fail when the lower
+# bound of the ratio's bootstrap interval exceeds 1 + this.
+set(NGCC_PERF_AB_TOLERANCE 0.03 CACHE STRING
+  "Tolerance of the same-run A/B cycle gate (ratio instance/reference of trial medians)")
+set(NGCC_PERF_AB_CONFIDENCE 0.95 CACHE STRING "Confidence of the A/B gate's bootstrap interval")
 set(NGCC_MEM_TOLERANCE 0.05 CACHE STRING "Tolerance of the heap, stack and static-size gates")
 # Peak RSS is a figure of the whole process (loader, libc, harness pages):
 # runs of one fixture moved by 1.5% here and by 5.4% once in CI.
@@ -105,7 +110,7 @@ function(ngcc_perf_common_args n out)
   set(args --lib "${root}/libngcc_plain.so" --name "${id}/${key}"
     --build-record "${records}/build-plain.json" --kat-record "${records}/kat.json"
     --thresholds "${NGCC_PERF_THRESHOLDS_FILE}" --system "${NGCC_SYSTEM}"
-    --records ${kat_records} --timeout ${inner})
+    --records ${kat_records} --timeout ${inner} --build-dir "${CMAKE_BINARY_DIR}")
   if(memory_limit_mb)
     list(APPEND args --mem-limit-mb ${memory_limit_mb})
   endif()
@@ -141,24 +146,49 @@ function(ngcc_perf_ops type out)
   endif()
 endfunction()
 
+# A/B arguments of the timing tests of instance n: out_args (--ref-lib ...
+# or --ref-error "<reason>", empty without a reference) and out_fixtures (the
+# reference's build and KAT)
+function(ngcc_perf_ab_args n out_args out_fixtures)
+  ngcc_perf_reference(${n} r err)
+  set(args)
+  set(fix)
+  if(NOT err STREQUAL "")
+    set(args "--ref-error=${err}")
+  elseif(NOT r STREQUAL "")
+    foreach(f IN ITEMS id key root records)
+      ngcc_iget(${r} ${f} r_${f})
+    endforeach()
+    set(args --ref-lib "${r_root}/libngcc_plain.so" --ref-name "${r_id}/${r_key}"
+      --ref-kat-record "${r_records}/kat.json" --ab-tolerance ${NGCC_PERF_AB_TOLERANCE}
+      --ab-confidence ${NGCC_PERF_AB_CONFIDENCE})
+    set(fix "ngcc.build.plain.${r_id}.${r_key};ngcc.kat.${r_id}.${r_key}")
+  endif()
+  set(${out_args} "${args}" PARENT_SCOPE)
+  set(${out_fixtures} "${fix}" PARENT_SCOPE)
+endfunction()
+
 function(ngcc_add_perf_tests n)
-  foreach(f IN ITEMS id key zoo type ai blank records)
+  foreach(f IN ITEMS id key zoo type ai blank records perf_reference)
     ngcc_iget(${n} ${f} ${f})
   endforeach()
   if(COMMAND ngcc_add_perf_selftests AND zoo STREQUAL "slow-sign")
     ngcc_add_perf_selftests(${n})
     return()
   endif()
-  if(zoo)
+  if(zoo AND perf_reference STREQUAL "")
     return() # other zoo variants prove other labels' checks; timing them proves nothing
   endif()
   if(blank AND ai STREQUAL "AlgorithmInstance")
     message(STATUS "ngcc: ${id}/${key}: no perf tests: the untouched official template's operations are empty stubs")
     return()
   endif()
-  ngcc_perf_bench_instance(${n})
+  if(NOT zoo)
+    ngcc_perf_bench_instance(${n})
+  endif()
   ngcc_perf_common_args(${n} common)
-  ngcc_expect(${n} perf PASS expect)
+  ngcc_perf_ab_args(${n} ab ab_fixtures)
+  ngcc_expect(${n} perf PASS expect_all)
   ngcc_expect(${n} mem PASS expect_mem)
   ngcc_expect(${n} sizes PASS expect_sizes)
   ngcc_perf_ops(${type} ops)
@@ -169,15 +199,31 @@ function(ngcc_add_perf_tests n)
     set(one_shot 0)
   endif()
   foreach(op IN LISTS ops)
+    # "expect": {"perf.sign": ...} for one operation, else "perf"
+    ngcc_iget(${n} expect_perf.${op} expect)
+    if(NOT expect)
+      set(expect ${expect_all})
+    endif()
     set(name "perf/${id}/${key}/${op}")
     add_test(NAME "${name}" COMMAND ngcc-perf ${common} --op ${op}
       --record-out "${records}/perf-${op}.json" --log "${records}/perf-${op}.child.log"
       --tolerance ${NGCC_PERF_TOLERANCE} --counter ${NGCC_PERF_COUNTER} --pin ${NGCC_PERF_PIN}
       --budget-s ${NGCC_PERF_BUDGET_S} --warmup-s ${NGCC_PERF_WARMUP_S} --trials ${NGCC_PERF_TRIALS}
       --iter-min ${NGCC_PERF_ITER_MIN} --iter-max ${NGCC_PERF_ITER_MAX} --one-shot-s ${one_shot}
-      --expect ${expect})
-    ngcc_perf_props(${n} "${name}" "perf;${id};${key};${op}")
+      ${ab} --expect ${expect})
+    set(labels "perf;${id};${key};${op}")
+    if(zoo)
+      list(APPEND labels selftest)
+    endif()
+    ngcc_perf_props(${n} "${name}" "${labels}")
     set_tests_properties("${name}" PROPERTIES RUN_SERIAL TRUE)
+    if(ab_fixtures)
+      get_test_property("${name}" FIXTURES_REQUIRED fix)
+      set_tests_properties("${name}" PROPERTIES FIXTURES_REQUIRED "${fix};${ab_fixtures}")
+    endif()
+    if(zoo)
+      continue() # a zoo variant with a reference: only its same-run timing
+    endif()
 
     # memory figures are per process and deterministic: no RUN_SERIAL needed
     set(name "mem/${id}/${key}/${op}")
@@ -187,6 +233,9 @@ function(ngcc_add_perf_tests n)
       --expect ${expect_mem})
     ngcc_perf_props(${n} "${name}" "perf;mem;${id};${key};${op}")
   endforeach()
+  if(zoo)
+    return()
+  endif()
   set(name "sizes/${id}/${key}")
   add_test(NAME "${name}" COMMAND ngcc-sizes ${common}
     --record-out "${records}/sizes.json" --log "${records}/sizes.child.log"
@@ -196,7 +245,9 @@ endfunction()
 
 # Selftests of the perf label, registered with the zoo variant "slow-sign"
 # (sign ~19% slower, same output) of the fixture it derives from:
-# selftest/perf/gate and selftest/perf/errors (tests/perf/perf_selftest.cmake),
+# selftest/perf/gate (the absolute gate on one measurement), selftest/perf/ab
+# (slow-sign and the identical "copy" variant against the fixture in the
+# same run) and selftest/perf/errors (tests/perf/perf_selftest.cmake),
 # which also uses the fixture's crash-mlen80 / hang-record / sign-len-over
 # variants if present, and the mem and sizes gate selftests.
 function(ngcc_add_perf_selftests n)
@@ -214,10 +265,23 @@ function(ngcc_add_perf_selftests n)
   set(common -DPERF=$<TARGET_FILE:ngcc-perf> -DBASELINE=$<TARGET_FILE:ngcc-baseline>
     "-DLIB=${proot}/libngcc_plain.so" "-DNAME=${id}/${pkey}")
   add_test(NAME selftest/perf/gate COMMAND ${CMAKE_COMMAND} -DSCENARIO=gate ${common}
-    "-DSLOW_LIB=${root}/libngcc_plain.so" "-DSLOW_NAME=${id}/${key}" "-DSLOW_KAT=${records}/kat.json"
     "-DWORK=${CMAKE_BINARY_DIR}/selftest/perf-gate" -P ${script})
   set_tests_properties(selftest/perf/gate PROPERTIES LABELS "selftest;perf" RUN_SERIAL TRUE TIMEOUT 240
-    FIXTURES_REQUIRED "ngcc.build.plain.${id}.${pkey};ngcc.build.plain.${id}.${key};ngcc.kat.${id}.${key}")
+    FIXTURES_REQUIRED "ngcc.build.plain.${id}.${pkey}")
+  # the same-run A/B gate: slow-sign (REGRESSION) and the identical copy (PASS)
+  ngcc_perf_find(${id} "${pkey}~copy" c)
+  if(NOT c STREQUAL "")
+    ngcc_iget(${c} root croot)
+    ngcc_iget(${c} records crecords)
+    ngcc_iget(${p} records precords)
+    add_test(NAME selftest/perf/ab COMMAND ${CMAKE_COMMAND} -DSCENARIO=ab ${common}
+      "-DSLOW_LIB=${root}/libngcc_plain.so" "-DSLOW_NAME=${id}/${key}" "-DSLOW_KAT=${records}/kat.json"
+      "-DCOPY_LIB=${croot}/libngcc_plain.so" "-DCOPY_NAME=${id}/${pkey}~copy" "-DCOPY_KAT=${crecords}/kat.json"
+      "-DREF_KAT=${precords}/kat.json" -DBUDGET=4
+      "-DWORK=${CMAKE_BINARY_DIR}/selftest/perf-ab" -P ${script})
+    set_tests_properties(selftest/perf/ab PROPERTIES LABELS "selftest;perf" RUN_SERIAL TRUE TIMEOUT 240
+      FIXTURES_REQUIRED "ngcc.build.plain.${id}.${pkey};ngcc.kat.${id}.${pkey};ngcc.build.plain.${id}.${key};ngcc.kat.${id}.${key};ngcc.build.plain.${id}.${pkey}~copy;ngcc.kat.${id}.${pkey}~copy")
+  endif()
 
   set(fixtures "ngcc.build.plain.${id}.${pkey}")
   set(zoo_args)

@@ -326,7 +326,8 @@ static int measure_ab(measure *b, measure *a, const char **who)
      * one call apart (the host's speed here shifts by 30% within a second);
      * the same calls in all, the same plan for both */
     if (strcmp(b->mode, "per-call") == 0) {
-        long t = (long)b->trials * b->iterations;
+        long t = each > 0 ? (long)(b->o->budget_s / each) : (long)b->trials * b->iterations;
+        t = t < b->o->trials ? b->o->trials : t;
         b->trials = (int)(t > AB_MAX_PAIRS ? AB_MAX_PAIRS : t);
         b->iterations = 1;
     }
