@@ -185,6 +185,7 @@ function(ngcc_add_perf_tests n)
   endif()
   if(NOT zoo)
     ngcc_perf_bench_instance(${n})
+    ngcc_bench_smoke_kat_overhead(${id} ${key})
   endif()
   ngcc_perf_common_args(${n} common)
   ngcc_perf_ab_args(${n} ab ab_fixtures)
@@ -277,7 +278,7 @@ function(ngcc_add_perf_selftests n)
     add_test(NAME selftest/perf/ab COMMAND ${CMAKE_COMMAND} -DSCENARIO=ab ${common}
       "-DSLOW_LIB=${root}/libngcc_plain.so" "-DSLOW_NAME=${id}/${key}" "-DSLOW_KAT=${records}/kat.json"
       "-DCOPY_LIB=${croot}/libngcc_plain.so" "-DCOPY_NAME=${id}/${pkey}~copy" "-DCOPY_KAT=${crecords}/kat.json"
-      "-DREF_KAT=${precords}/kat.json" -DBUDGET=4
+      "-DREF_KAT=${precords}/kat.json" -DBUDGET=6
       "-DWORK=${CMAKE_BINARY_DIR}/selftest/perf-ab" -P ${script})
     set_tests_properties(selftest/perf/ab PROPERTIES LABELS "selftest;perf" RUN_SERIAL TRUE TIMEOUT 240
       FIXTURES_REQUIRED "ngcc.build.plain.${id}.${pkey};ngcc.kat.${id}.${pkey};ngcc.build.plain.${id}.${key};ngcc.kat.${id}.${key};ngcc.build.plain.${id}.${pkey}~copy;ngcc.kat.${id}.${pkey}~copy")
@@ -416,6 +417,22 @@ function(ngcc_perf_bench_case label lib op fixtures)
     FIXTURES_REQUIRED "${fixtures}")
 endfunction()
 
+# bench/perf/ab/aa: false alarms of the same-run A/B gate at
+#   NGCC_PERF_AB_TOLERANCE over 20 runs, an identical copy of the synthetic
+#   instance against it (verify, ~1 ms). bench/perf/ab/detect: its
+#   detection rate over 10 runs for copies slowed by 1% ... 20%, and the
+#   smallest slowdown detected in >= 90% of the runs.
+function(ngcc_perf_ab_bench name runs budget out)
+  set(cases)
+  foreach(c IN LISTS ARGN)
+    list(APPEND cases --case "s${c}=$<TARGET_FILE:ngcc_bench_synth_s${c}>")
+  endforeach()
+  add_test(NAME "${name}" COMMAND ngcc-bench ab --perf $<TARGET_FILE:ngcc-perf>
+    --ref-lib $<TARGET_FILE:ngcc_bench_synth> ${cases} --op verify --runs ${runs} --budget-s ${budget}
+    --ab-tolerance ${NGCC_PERF_AB_TOLERANCE} --pin ${NGCC_PERF_PIN} --work "${CMAKE_BINARY_DIR}/bench/perf/ab/${out}"
+    --out "${CMAKE_BINARY_DIR}/bench/perf/ab/${out}.json")
+endfunction()
+
 if(NGCC_BENCH)
   add_test(NAME bench/perf/counters COMMAND ngcc-bench counters
     --out ${CMAKE_BINARY_DIR}/bench/perf/counters.json)
@@ -423,7 +440,38 @@ if(NGCC_BENCH)
   foreach(op keygen verify sign)
     ngcc_perf_bench_case(SYNTH $<TARGET_FILE:ngcc_bench_synth> ${op} "")
   endforeach()
+  ngcc_perf_ab_bench(bench/perf/ab/aa 20 1 aa 0)
+  ngcc_perf_ab_bench(bench/perf/ab/detect 10 1 detect ${NGCC_BENCH_SLOWDOWNS})
+  set_tests_properties(bench/perf/ab/aa bench/perf/ab/detect PROPERTIES LABELS "bench" RUN_SERIAL TRUE TIMEOUT 1800)
 endif()
+
+# selftest/bench-smoke/<name>: every benchmark command the README documents,
+# with short budgets, so none of them rots (they prove it runs and writes
+# its figures, not the figures themselves)
+set(smoke "${CMAKE_BINARY_DIR}/selftest/bench-smoke")
+add_test(NAME selftest/bench-smoke/counters COMMAND ngcc-bench counters --out "${smoke}/counters.json")
+add_test(NAME selftest/bench-smoke/repeat COMMAND ngcc-bench repeat --perf $<TARGET_FILE:ngcc-perf>
+  --lib $<TARGET_FILE:ngcc_bench_synth> --op keygen --runs 2 --budget-s 0.1 --work "${smoke}/repeat"
+  --out "${smoke}/repeat.json")
+add_test(NAME selftest/bench-smoke/ratio COMMAND ngcc-bench ratio --perf $<TARGET_FILE:ngcc-perf>
+  --lib $<TARGET_FILE:ngcc_bench_synth> --op keygen --rounds 1 --budget-s 0.1 --work "${smoke}/ratio"
+  --out "${smoke}/ratio.json")
+add_test(NAME selftest/bench-smoke/ab COMMAND ngcc-bench ab --perf $<TARGET_FILE:ngcc-perf>
+  --ref-lib $<TARGET_FILE:ngcc_bench_synth> --case "s0=$<TARGET_FILE:ngcc_bench_synth_s0>"
+  --case "s200=$<TARGET_FILE:ngcc_bench_synth_s200>" --op verify --runs 1 --budget-s 0.2 --pin ${NGCC_PERF_PIN}
+  --work "${smoke}/ab" --out "${smoke}/ab.json")
+set_tests_properties(selftest/bench-smoke/counters selftest/bench-smoke/repeat selftest/bench-smoke/ratio
+  selftest/bench-smoke/ab PROPERTIES LABELS "selftest;bench-smoke" RUN_SERIAL TRUE TIMEOUT 120)
+# the README's kat-overhead command, as written, on fx-wots/WOTS-192 (when that fixture is built)
+function(ngcc_bench_smoke_kat_overhead id key)
+  if(NOT id STREQUAL "fx-wots" OR NOT key STREQUAL "WOTS-192")
+    return()
+  endif()
+  add_test(NAME selftest/bench-smoke/kat-overhead COMMAND ${CMAKE_COMMAND} -DBUILD=${CMAKE_BINARY_DIR}
+    -DCAND=fx-wots -DINST=WOTS-192 -DREPEAT=1 -P ${PROJECT_SOURCE_DIR}/tools/bench/kat-overhead.cmake)
+  set_tests_properties(selftest/bench-smoke/kat-overhead PROPERTIES LABELS "selftest;bench-smoke" RUN_SERIAL TRUE
+    TIMEOUT 300 FIXTURES_REQUIRED "ngcc.build.plain.fx-wots.WOTS-192")
+endfunction()
 
 # fixture operations of the benchmarks, by instance
 set(NGCC_PERF_BENCH_CASES "fx-wots/WOTS-128:sign" "fx-wots/WOTS-128:verify" "fx-xkem/XKEM-128:dec"

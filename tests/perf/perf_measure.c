@@ -326,8 +326,9 @@ static int measure_ab(measure *b, measure *a, const char **who)
      * one call apart (the host's speed here shifts by 30% within a second);
      * the same calls in all, the same plan for both */
     if (strcmp(b->mode, "per-call") == 0) {
-        long t = each > 0 ? (long)(b->o->budget_s / each) : (long)b->trials * b->iterations;
-        t = t < b->o->trials ? b->o->trials : t;
+        long planned = (long)b->trials * b->iterations; /* a slow operation's plan stays as it is */
+        long t = each > 0 ? (long)(b->o->budget_s / each) : planned;
+        t = t < planned ? planned : t;
         b->trials = (int)(t > AB_MAX_PAIRS ? AB_MAX_PAIRS : t);
         b->iterations = 1;
     }
