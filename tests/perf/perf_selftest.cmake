@@ -240,10 +240,23 @@ file(WRITE "${WORK}/kat-mismatch.json" "{\"kind\": \"kat\", \"verdict\": \"MISMA
 expect_run(kat_not_passed "MISMATCH: not measured: the KAT verdict is MISMATCH"
   --lib "${LIB}" --name "${NAME}" ${quick} --kat-record "${WORK}/kat-mismatch.json"
   --record-out "${WORK}/kat-gate.json" --expect=MISMATCH)
-expect_run(time_anyway "PASS: .*TIMED ANYWAY"
+expect_run(time_anyway "NOBASELINE: .*TIMED ANYWAY"
   --lib "${LIB}" --name "${NAME}" ${quick} --kat-record "${WORK}/kat-mismatch.json" --time-anyway
   --record-out "${WORK}/anyway.json")
 expect_record(time_anyway_record "${WORK}/anyway.json" timed_anyway ON)
+
+# same-run A/B inputs: an unresolved reference, a missing reference library,
+# a reference whose KAT did not pass
+expect_run(ab_ref_error "ERROR: perf reference \"WOTS-999\" of x names no instance"
+  --lib "${LIB}" --name "${NAME}" ${quick} "--ref-error=perf reference \"WOTS-999\" of x names no instance"
+  --record-out "${WORK}/ref-error.json" --expect=ERROR)
+expect_record(ab_ref_error_record "${WORK}/ref-error.json" verdict ERROR)
+expect_run(ab_ref_missing "ERROR: reference .*nothing.so: .*No such file"
+  --lib "${LIB}" --name "${NAME}" ${quick} --ref-lib "${WORK}/nothing.so" --record-out "${WORK}/ref-missing.json"
+  --expect=ERROR)
+expect_run(ab_ref_kat "ERROR: not measured: the KAT verdict of the reference ref/x is MISMATCH"
+  --lib "${LIB}" --name "${NAME}" ${quick} --ref-lib "${LIB}" --ref-name ref/x
+  --ref-kat-record "${WORK}/kat-mismatch.json" --record-out "${WORK}/ref-kat.json" --expect=ERROR)
 
 execute_process(COMMAND "${PERF}" --lib "${LIB}" --name "${NAME}" --record-out "${WORK}/x.json" --budget-s abc
   RESULT_VARIABLE rc ERROR_VARIABLE err OUTPUT_QUIET)
