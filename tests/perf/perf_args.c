@@ -81,15 +81,15 @@ static int one(ngcc_frame *f, int c, const char *v)
     return rc;
 }
 
-/* the KAT record's verdict ("" when none is read): an input of the verdict */
-static void kat_input(const perf_args *a, cJSON *inputs)
+/* a KAT record's verdict ("" when none is read): an input of the verdict */
+static void kat_input(const char *path, const char *key, cJSON *inputs)
 {
     const char *v = "";
-    cJSON *r = a->kat_record && access(a->kat_record, R_OK) == 0 ? ngcc_record_load(a->kat_record) : NULL;
+    cJSON *r = path && access(path, R_OK) == 0 ? ngcc_record_load(path) : NULL;
     const cJSON *jv = cJSON_GetObjectItem(r, "verdict");
     if (cJSON_IsString(jv))
         v = jv->valuestring;
-    ngcc_inputs_add_str(inputs, "kat_verdict", v);
+    ngcc_inputs_add_str(inputs, key, v);
     cJSON_Delete(r);
 }
 
@@ -128,7 +128,9 @@ int perf_args_parse(perf_args *a, ngcc_frame *f, const char *label, const char *
     if (a->m.ref_lib) /* a rebuilt reference is a changed input */
         ngcc_inputs_add_file(f->inputs, "ref_lib_sha256", a->m.ref_lib);
     ngcc_inputs_add_str(f->inputs, "system", a->system);
-    kat_input(a, f->inputs);
+    kat_input(a->kat_record, "kat_verdict", f->inputs);
+    if (a->ref_kat_record)
+        kat_input(a->ref_kat_record, "ref_kat_verdict", f->inputs);
     return 0;
 }
 
