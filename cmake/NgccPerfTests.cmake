@@ -14,6 +14,11 @@ option(NGCC_BENCH "Register the benchmarks of the suite itself (label bench)" OF
 # median of ten runs (0.5-6% otherwise); see the README.
 set(NGCC_PERF_TOLERANCE 0.05 CACHE STRING
   "Tolerance of the cycle gates: fail when the median exceeds baseline x (1 + tolerance)")
+# Same-run A/B (override "perf": {"reference": ...}): fail when the lower
+# bound of the ratio's bootstrap interval exceeds 1 + this.
+set(NGCC_PERF_AB_TOLERANCE 0.03 CACHE STRING
+  "Tolerance of the same-run A/B cycle gate (ratio instance/reference of trial medians)")
+set(NGCC_PERF_AB_CONFIDENCE 0.95 CACHE STRING "Confidence of the A/B gate's bootstrap interval")
 set(NGCC_MEM_TOLERANCE 0.05 CACHE STRING "Tolerance of the heap, stack and static-size gates")
 # Peak RSS is a figure of the whole process (loader, libc, harness pages):
 # runs of one fixture moved by 1.5% here and by 5.4% once in CI.
@@ -105,7 +110,7 @@ function(ngcc_perf_common_args n out)
   set(args --lib "${root}/libngcc_plain.so" --name "${id}/${key}"
     --build-record "${records}/build-plain.json" --kat-record "${records}/kat.json"
     --thresholds "${NGCC_PERF_THRESHOLDS_FILE}" --system "${NGCC_SYSTEM}"
-    --records ${kat_records} --timeout ${inner})
+    --records ${kat_records} --timeout ${inner} --build-dir "${CMAKE_BINARY_DIR}")
   if(memory_limit_mb)
     list(APPEND args --mem-limit-mb ${memory_limit_mb})
   endif()
@@ -141,24 +146,50 @@ function(ngcc_perf_ops type out)
   endif()
 endfunction()
 
+# A/B arguments of the timing tests of instance n: out_args (--ref-lib ...
+# or --ref-error "<reason>", empty without a reference) and out_fixtures (the
+# reference's build and KAT)
+function(ngcc_perf_ab_args n out_args out_fixtures)
+  ngcc_perf_reference(${n} r err)
+  set(args)
+  set(fix)
+  if(NOT err STREQUAL "")
+    set(args "--ref-error=${err}")
+  elseif(NOT r STREQUAL "")
+    foreach(f IN ITEMS id key root records)
+      ngcc_iget(${r} ${f} r_${f})
+    endforeach()
+    set(args --ref-lib "${r_root}/libngcc_plain.so" --ref-name "${r_id}/${r_key}"
+      --ref-kat-record "${r_records}/kat.json" --ab-tolerance ${NGCC_PERF_AB_TOLERANCE}
+      --ab-confidence ${NGCC_PERF_AB_CONFIDENCE})
+    set(fix "ngcc.build.plain.${r_id}.${r_key};ngcc.kat.${r_id}.${r_key}")
+  endif()
+  set(${out_args} "${args}" PARENT_SCOPE)
+  set(${out_fixtures} "${fix}" PARENT_SCOPE)
+endfunction()
+
 function(ngcc_add_perf_tests n)
-  foreach(f IN ITEMS id key zoo type ai blank records)
+  foreach(f IN ITEMS id key zoo type ai blank records perf_reference)
     ngcc_iget(${n} ${f} ${f})
   endforeach()
   if(COMMAND ngcc_add_perf_selftests AND zoo STREQUAL "slow-sign")
     ngcc_add_perf_selftests(${n})
     return()
   endif()
-  if(zoo)
+  if(zoo AND perf_reference STREQUAL "")
     return() # other zoo variants prove other labels' checks; timing them proves nothing
   endif()
   if(blank AND ai STREQUAL "AlgorithmInstance")
     message(STATUS "ngcc: ${id}/${key}: no perf tests: the untouched official template's operations are empty stubs")
     return()
   endif()
-  ngcc_perf_bench_instance(${n})
+  if(NOT zoo)
+    ngcc_perf_bench_instance(${n})
+    ngcc_bench_smoke_kat_overhead(${id} ${key})
+  endif()
   ngcc_perf_common_args(${n} common)
-  ngcc_expect(${n} perf PASS expect)
+  ngcc_perf_ab_args(${n} ab ab_fixtures)
+  ngcc_expect(${n} perf PASS expect_all)
   ngcc_expect(${n} mem PASS expect_mem)
   ngcc_expect(${n} sizes PASS expect_sizes)
   ngcc_perf_ops(${type} ops)
@@ -169,15 +200,36 @@ function(ngcc_add_perf_tests n)
     set(one_shot 0)
   endif()
   foreach(op IN LISTS ops)
+    # "expect": {"perf.sign": ...} for one operation, else "perf"
+    # "none": no verdict of this operation holds reliably on the hosts the
+    # suite runs on (e.g. a 6% slowdown against a 3% A/B tolerance): not registered
+    ngcc_iget(${n} expect_perf.${op} expect)
+    if(expect STREQUAL "none")
+      message(STATUS "ngcc: ${id}/${key}: no perf/${id}/${key}/${op}: its expectation is \"none\"")
+      continue()
+    elseif(NOT expect)
+      set(expect ${expect_all})
+    endif()
     set(name "perf/${id}/${key}/${op}")
     add_test(NAME "${name}" COMMAND ngcc-perf ${common} --op ${op}
       --record-out "${records}/perf-${op}.json" --log "${records}/perf-${op}.child.log"
       --tolerance ${NGCC_PERF_TOLERANCE} --counter ${NGCC_PERF_COUNTER} --pin ${NGCC_PERF_PIN}
       --budget-s ${NGCC_PERF_BUDGET_S} --warmup-s ${NGCC_PERF_WARMUP_S} --trials ${NGCC_PERF_TRIALS}
       --iter-min ${NGCC_PERF_ITER_MIN} --iter-max ${NGCC_PERF_ITER_MAX} --one-shot-s ${one_shot}
-      --expect ${expect})
-    ngcc_perf_props(${n} "${name}" "perf;${id};${key};${op}")
+      ${ab} --expect ${expect})
+    set(labels "perf;${id};${key};${op}")
+    if(zoo)
+      list(APPEND labels selftest)
+    endif()
+    ngcc_perf_props(${n} "${name}" "${labels}")
     set_tests_properties("${name}" PROPERTIES RUN_SERIAL TRUE)
+    if(ab_fixtures)
+      get_test_property("${name}" FIXTURES_REQUIRED fix)
+      set_tests_properties("${name}" PROPERTIES FIXTURES_REQUIRED "${fix};${ab_fixtures}")
+    endif()
+    if(zoo)
+      continue() # a zoo variant with a reference: only its same-run timing
+    endif()
 
     # memory figures are per process and deterministic: no RUN_SERIAL needed
     set(name "mem/${id}/${key}/${op}")
@@ -187,6 +239,9 @@ function(ngcc_add_perf_tests n)
       --expect ${expect_mem})
     ngcc_perf_props(${n} "${name}" "perf;mem;${id};${key};${op}")
   endforeach()
+  if(zoo)
+    return()
+  endif()
   set(name "sizes/${id}/${key}")
   add_test(NAME "${name}" COMMAND ngcc-sizes ${common}
     --record-out "${records}/sizes.json" --log "${records}/sizes.child.log"
@@ -196,7 +251,9 @@ endfunction()
 
 # Selftests of the perf label, registered with the zoo variant "slow-sign"
 # (sign ~19% slower, same output) of the fixture it derives from:
-# selftest/perf/gate and selftest/perf/errors (tests/perf/perf_selftest.cmake),
+# selftest/perf/gate (the absolute gate on one measurement), selftest/perf/ab
+# (slow-sign and the identical "copy" variant against the fixture in the
+# same run) and selftest/perf/errors (tests/perf/perf_selftest.cmake),
 # which also uses the fixture's crash-mlen80 / hang-record / sign-len-over
 # variants if present, and the mem and sizes gate selftests.
 function(ngcc_add_perf_selftests n)
@@ -214,10 +271,23 @@ function(ngcc_add_perf_selftests n)
   set(common -DPERF=$<TARGET_FILE:ngcc-perf> -DBASELINE=$<TARGET_FILE:ngcc-baseline>
     "-DLIB=${proot}/libngcc_plain.so" "-DNAME=${id}/${pkey}")
   add_test(NAME selftest/perf/gate COMMAND ${CMAKE_COMMAND} -DSCENARIO=gate ${common}
-    "-DSLOW_LIB=${root}/libngcc_plain.so" "-DSLOW_NAME=${id}/${key}" "-DSLOW_KAT=${records}/kat.json"
     "-DWORK=${CMAKE_BINARY_DIR}/selftest/perf-gate" -P ${script})
   set_tests_properties(selftest/perf/gate PROPERTIES LABELS "selftest;perf" RUN_SERIAL TRUE TIMEOUT 240
-    FIXTURES_REQUIRED "ngcc.build.plain.${id}.${pkey};ngcc.build.plain.${id}.${key};ngcc.kat.${id}.${key}")
+    FIXTURES_REQUIRED "ngcc.build.plain.${id}.${pkey}")
+  # the same-run A/B gate: slow-sign (REGRESSION) and the identical copy (PASS)
+  ngcc_perf_find(${id} "${pkey}~copy" c)
+  if(NOT c STREQUAL "")
+    ngcc_iget(${c} root croot)
+    ngcc_iget(${c} records crecords)
+    ngcc_iget(${p} records precords)
+    add_test(NAME selftest/perf/ab COMMAND ${CMAKE_COMMAND} -DSCENARIO=ab ${common}
+      "-DSLOW_LIB=${root}/libngcc_plain.so" "-DSLOW_NAME=${id}/${key}" "-DSLOW_KAT=${records}/kat.json"
+      "-DCOPY_LIB=${croot}/libngcc_plain.so" "-DCOPY_NAME=${id}/${pkey}~copy" "-DCOPY_KAT=${crecords}/kat.json"
+      "-DREF_KAT=${precords}/kat.json" -DBUDGET=6
+      "-DWORK=${CMAKE_BINARY_DIR}/selftest/perf-ab" -P ${script})
+    set_tests_properties(selftest/perf/ab PROPERTIES LABELS "selftest;perf" RUN_SERIAL TRUE TIMEOUT 240
+      FIXTURES_REQUIRED "ngcc.build.plain.${id}.${pkey};ngcc.kat.${id}.${pkey};ngcc.build.plain.${id}.${key};ngcc.kat.${id}.${key};ngcc.build.plain.${id}.${pkey}~copy;ngcc.kat.${id}.${pkey}~copy")
+  endif()
 
   set(fixtures "ngcc.build.plain.${id}.${pkey}")
   set(zoo_args)
@@ -352,6 +422,22 @@ function(ngcc_perf_bench_case label lib op fixtures)
     FIXTURES_REQUIRED "${fixtures}")
 endfunction()
 
+# bench/perf/ab/aa: false alarms of the same-run A/B gate at
+#   NGCC_PERF_AB_TOLERANCE over 20 runs, an identical copy of the synthetic
+#   instance against it (verify, ~1 ms). bench/perf/ab/detect: its
+#   detection rate over 10 runs for copies slowed by 1% ... 20%, and the
+#   smallest slowdown detected in >= 90% of the runs.
+function(ngcc_perf_ab_bench name runs budget out)
+  set(cases)
+  foreach(c IN LISTS ARGN)
+    list(APPEND cases --case "s${c}=$<TARGET_FILE:ngcc_bench_synth_s${c}>")
+  endforeach()
+  add_test(NAME "${name}" COMMAND ngcc-bench ab --perf $<TARGET_FILE:ngcc-perf>
+    --ref-lib $<TARGET_FILE:ngcc_bench_synth> ${cases} --op verify --runs ${runs} --budget-s ${budget}
+    --ab-tolerance ${NGCC_PERF_AB_TOLERANCE} --pin ${NGCC_PERF_PIN} --work "${CMAKE_BINARY_DIR}/bench/perf/ab/${out}"
+    --out "${CMAKE_BINARY_DIR}/bench/perf/ab/${out}.json")
+endfunction()
+
 if(NGCC_BENCH)
   add_test(NAME bench/perf/counters COMMAND ngcc-bench counters
     --out ${CMAKE_BINARY_DIR}/bench/perf/counters.json)
@@ -359,7 +445,38 @@ if(NGCC_BENCH)
   foreach(op keygen verify sign)
     ngcc_perf_bench_case(SYNTH $<TARGET_FILE:ngcc_bench_synth> ${op} "")
   endforeach()
+  ngcc_perf_ab_bench(bench/perf/ab/aa 20 1 aa 0)
+  ngcc_perf_ab_bench(bench/perf/ab/detect 10 1 detect ${NGCC_BENCH_SLOWDOWNS})
+  set_tests_properties(bench/perf/ab/aa bench/perf/ab/detect PROPERTIES LABELS "bench" RUN_SERIAL TRUE TIMEOUT 1800)
 endif()
+
+# selftest/bench-smoke/<name>: every benchmark command the README documents,
+# with short budgets, so none of them rots (they prove it runs and writes
+# its figures, not the figures themselves)
+set(smoke "${CMAKE_BINARY_DIR}/selftest/bench-smoke")
+add_test(NAME selftest/bench-smoke/counters COMMAND ngcc-bench counters --out "${smoke}/counters.json")
+add_test(NAME selftest/bench-smoke/repeat COMMAND ngcc-bench repeat --perf $<TARGET_FILE:ngcc-perf>
+  --lib $<TARGET_FILE:ngcc_bench_synth> --op keygen --runs 2 --budget-s 0.1 --work "${smoke}/repeat"
+  --out "${smoke}/repeat.json")
+add_test(NAME selftest/bench-smoke/ratio COMMAND ngcc-bench ratio --perf $<TARGET_FILE:ngcc-perf>
+  --lib $<TARGET_FILE:ngcc_bench_synth> --op keygen --rounds 1 --budget-s 0.1 --work "${smoke}/ratio"
+  --out "${smoke}/ratio.json")
+add_test(NAME selftest/bench-smoke/ab COMMAND ngcc-bench ab --perf $<TARGET_FILE:ngcc-perf>
+  --ref-lib $<TARGET_FILE:ngcc_bench_synth> --case "s0=$<TARGET_FILE:ngcc_bench_synth_s0>"
+  --case "s200=$<TARGET_FILE:ngcc_bench_synth_s200>" --op verify --runs 1 --budget-s 0.2 --pin ${NGCC_PERF_PIN}
+  --work "${smoke}/ab" --out "${smoke}/ab.json")
+set_tests_properties(selftest/bench-smoke/counters selftest/bench-smoke/repeat selftest/bench-smoke/ratio
+  selftest/bench-smoke/ab PROPERTIES LABELS "selftest;bench-smoke" RUN_SERIAL TRUE TIMEOUT 120)
+# the README's kat-overhead command, as written, on fx-wots/WOTS-192 (when that fixture is built)
+function(ngcc_bench_smoke_kat_overhead id key)
+  if(NOT id STREQUAL "fx-wots" OR NOT key STREQUAL "WOTS-192")
+    return()
+  endif()
+  add_test(NAME selftest/bench-smoke/kat-overhead COMMAND ${CMAKE_COMMAND} -DBUILD=${CMAKE_BINARY_DIR}
+    -DCAND=fx-wots -DINST=WOTS-192 -DREPEAT=1 -P ${PROJECT_SOURCE_DIR}/tools/bench/kat-overhead.cmake)
+  set_tests_properties(selftest/bench-smoke/kat-overhead PROPERTIES LABELS "selftest;bench-smoke" RUN_SERIAL TRUE
+    TIMEOUT 300 FIXTURES_REQUIRED "ngcc.build.plain.fx-wots.WOTS-192")
+endfunction()
 
 # fixture operations of the benchmarks, by instance
 set(NGCC_PERF_BENCH_CASES "fx-wots/WOTS-128:sign" "fx-wots/WOTS-128:verify" "fx-xkem/XKEM-128:dec"

@@ -34,8 +34,10 @@ if(NOT DEFINED CMOCKA_XML)
   set(CMOCKA_XML ON)
 endif()
 # ---- summary of verdicts, read back from the records (the source of truth) ----
-# PASS and RECORDED pass (RECORDED: measured, nothing committed to gate
-# against, e.g. prof without an expectation); every other verdict is listed,
+# PASS, RECORDED and NOBASELINE pass (RECORDED: measured, nothing committed
+# to gate against, e.g. prof without an expectation; NOBASELINE: a perf, mem
+# or sizes figure without a baseline of this machine class, listed with the
+# command that records them); every other verdict is listed,
 # as declared (the record's expected verdict) or unexpected. Prof records keep
 # their expected verdict in "expected_verdict" ("expected" is the expectation).
 function(campaign_summary records)
@@ -45,6 +47,8 @@ function(campaign_summary records)
   set(notpass "")
   set(recorded "")
   set(nrec 0)
+  set(nobaseline "")
+  set(nnob 0)
   set(kinds "")
   foreach(r IN LISTS recs)
     file(READ "${r}" j)
@@ -77,6 +81,9 @@ function(campaign_summary records)
     if(verdict STREQUAL "RECORDED" AND expected MATCHES "^(PASS|RECORDED)$")
       string(APPEND recorded " ${name}${op};")
       math(EXPR nrec "${nrec} + 1")
+    elseif(verdict STREQUAL "NOBASELINE" AND expected MATCHES "^(PASS|NOBASELINE)$")
+      string(APPEND nobaseline " ${kind} ${name}${op};")
+      math(EXPR nnob "${nnob} + 1")
     elseif(NOT verdict STREQUAL "PASS")
       if(verdict STREQUAL expected)
         string(APPEND notpass "  ${kind} ${name}${op}: ${verdict} (as expected)\n")
@@ -98,13 +105,18 @@ function(campaign_summary records)
   if(recorded)
     set(recorded "  ${nrec}, no expectation committed (record them with the prof-expect target):${recorded}\n")
   endif()
-  foreach(v notpass unexpected recorded)
+  if(nobaseline)
+    get_filename_component(build "${records}" DIRECTORY)
+    set(nobaseline "  ${nnob}, no baseline of this machine class (record them: ctest --test-dir ${build} -L perf && cmake --build ${build} --target perf-baseline):${nobaseline}\n")
+  endif()
+  foreach(v notpass unexpected recorded nobaseline)
     if(NOT ${v})
       set(${v} "  none\n")
     endif()
   endforeach()
   message("ngcc campaign verdicts (${records}):\n${counts}"
     "RECORDED (passing, nothing to gate against):\n${recorded}"
+    "NOBASELINE (passing, no baseline to gate against):\n${nobaseline}"
     "not PASS, as declared for zoo variants and fixtures:\n${notpass}"
     "not PASS, unexpected:\n${unexpected}")
 endfunction()

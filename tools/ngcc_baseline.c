@@ -2,7 +2,7 @@
  * thresholds file (tests/perf/thresholds/<system>.json) from the perf, mem
  * and sizes records of the last run (or of several runs: each figure is
  * then the median over the runs). Only valid measurements are taken:
- * verdict PASS or REGRESSION (a refresh after a deliberate change), the
+ * verdict PASS, NOBASELINE (a first recording) or REGRESSION (a refresh after a deliberate change), the
  * same system, not timed anyway, not a coverage build. Entries of other
  * instances and a hand-set "tolerance" of an entry are kept. */
 #define _GNU_SOURCE
@@ -63,8 +63,8 @@ static void copy_num(cJSON *to, const cJSON *from, const char *k)
 static const char *unusable(const cJSON *r)
 {
     const char *v = str(r, "verdict");
-    if (strcmp(v, "PASS") != 0 && strcmp(v, "REGRESSION") != 0)
-        return "its verdict is not PASS or REGRESSION (no valid measurement)";
+    if (strcmp(v, "PASS") != 0 && strcmp(v, "NOBASELINE") != 0 && strcmp(v, "REGRESSION") != 0)
+        return "its verdict is not PASS, NOBASELINE or REGRESSION (no valid measurement)";
     if (strcmp(str(r, "system"), B.system) != 0)
         return "it was recorded on another system";
     if (cJSON_IsTrue(get(r, "timed_anyway")) && !B.allow_anyway)

@@ -18,6 +18,13 @@ typedef struct {
     int expect;             /* expected perf verdict (exit 0 iff met) */
     double stack_mb;        /* ngcc-mem: size of the painted stack */
     perf_measure_opts m;    /* ngcc-perf: method; m.records also for the others */
+    /* ngcc-perf same-run A/B (--ref-lib): the reference, its name and KAT
+     * record; the gate's tolerance, bootstrap resamples and confidence */
+    const char *ref_name, *ref_kat_record;
+    const char *ref_error;  /* the reference could not be resolved (CMake's one-line reason): ERROR */
+    double ab_tolerance, ab_confidence;
+    int ab_resamples;
+    const char *build_dir;  /* named in the NOBASELINE detail's command ("<build>" if unset) */
 } perf_args;
 
 /* Parses through the frame f (label "perf", "mem" or "sizes"; with_op: --op
@@ -28,5 +35,7 @@ int perf_args_parse(perf_args *a, ngcc_frame *f, const char *label, const char *
                     const char *usage, int argc, char **argv);
 /* the key of thresholds entries: --baseline-key, else --name */
 const char *perf_args_key(const perf_args *a);
+/* the one command that records missing baselines of this build */
+const char *perf_args_baseline_command(const perf_args *a);
 
 #endif

@@ -3,7 +3,13 @@
  * the samples, gates the median against the system's thresholds file,
  * writes one JSON record, runs a CMocka group asserting on the results,
  * prints CDash measurements and one verdict line, and exits 0 iff the
- * verdict is the expected one (--expect, default PASS). */
+ * verdict is the expected one (--expect, default PASS).
+ * Without a baseline entry the verdict is NOBASELINE (passing), naming the
+ * command that records one. With --ref-lib the instance is measured against
+ * that reference in the same run (perf_measure.h: alternating trials on one
+ * CPU) and the ratio of the trial medians, instance / reference, with its
+ * bootstrap interval decides: REGRESSION when the interval's lower bound is
+ * above 1 + --ab-tolerance; the absolute gate is still computed and recorded. */
 #define _GNU_SOURCE
 #include <setjmp.h>
 #include <stdarg.h>
@@ -11,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -28,7 +35,12 @@ static const char usage[] =
     "       [--thresholds <system.json>] [--system <id>] [--baseline-key <cand>/<key>] [--tolerance 0.05]\n"
     "       [--budget-s 2] [--warmup-s 0.2] [--one-shot-s 10] [--trials 21] [--iter-min 1] [--iter-max 1000]\n"
     "       [--records 10] [--counter auto|perf|tsc|cntvct|monotonic|perf-sw] [--pin fastest|none|<cpu>]\n"
-    "       [--timeout S] [--mem-limit-mb M] [--log <file>] [--expect VERDICT]\n";
+    "       [--timeout S] [--mem-limit-mb M] [--log <file>] [--expect VERDICT] [--build-dir <build>]\n"
+    "       [--ref-lib <reference.so> --ref-name <cand>/<key> [--ref-kat-record <kat.json>]\n"
+    "        [--ab-tolerance 0.03] [--ab-confidence 0.95] [--ab-resamples 2000]] [--ref-error <reason>]\n";
+
+/* fixed seed of the bootstrap: a rerun on the same samples gives the same interval */
+#define AB_SEED 0x6e6763632d616232ULL
 
 static struct {
     perf_args a;
@@ -38,6 +50,9 @@ static struct {
     int have_result;
     perf_summary s;
     perf_gate gate;
+    int have_ab;
+    perf_ratio_ci ab;
+    char ref_kat_verdict[32];
     double mean_ticks, mean_ns, ops_per_s;
     double load_start, load_end;
 } P;
@@ -94,6 +109,53 @@ static int summarise(void)
     return rc;
 }
 
+static const cJSON *ab(void)
+{
+    return cJSON_GetObjectItemCaseSensitive(P.run.result, "ab");
+}
+
+static double *num_array(const cJSON *arr, int *n)
+{
+    *n = cJSON_GetArraySize(arr);
+    double *x = malloc((size_t)(*n > 0 ? *n : 1) * sizeof *x);
+    int i = 0;
+    const cJSON *e;
+    cJSON_ArrayForEach(e, arr) x[i++] = e->valuedouble;
+    return x;
+}
+
+/* the A/B gate: 0, or -1 with the ERROR detail set */
+static int evaluate_ab(void)
+{
+    int na, nb;
+    double *a = num_array(cJSON_GetObjectItemCaseSensitive(ab(), "ref_trial_samples"), &na);
+    double *b = num_array(cJSON_GetObjectItemCaseSensitive(P.run.result, "trial_samples"), &nb);
+    int rc = na != nb || perf_ratio_bootstrap(a, b, (size_t)nb, P.a.ab_resamples, P.a.ab_confidence, AB_SEED, &P.ab);
+    free(a);
+    free(b);
+    if (rc) {
+        P.f.verdict = NGCC_ERROR;
+        snprintf(P.f.detail, sizeof P.f.detail, "the A/B measurement against %s gave no comparable trial samples "
+                 "(%d reference, %d instance)", P.a.ref_name, na, nb);
+        return -1;
+    }
+    P.have_ab = 1;
+    return 0;
+}
+
+static int ab_exceeded(void)
+{
+    return P.have_ab && P.ab.lo > 1 + P.a.ab_tolerance;
+}
+
+static void ab_text(char *out, size_t len)
+{
+    snprintf(out, len, "ratio %.3f [%.3f, %.3f] vs %s %s %.2f (median of %zu paired ratios instance/reference, "
+             "%.0f%% bootstrap interval, %d resamples; ratio of medians %.3f [%.3f, %.3f])",
+             P.ab.ratio, P.ab.lo, P.ab.hi, P.a.ref_name, ab_exceeded() ? ">" : "<=", 1 + P.a.ab_tolerance, P.ab.n,
+             100 * P.a.ab_confidence, P.ab.resamples, P.ab.rom, P.ab.rom_lo, P.ab.rom_hi);
+}
+
 static void evaluate(const cJSON *thresholds)
 {
     if (summarise()) {
@@ -105,15 +167,50 @@ static void evaluate(const cJSON *thresholds)
     const cJSON *cc = cJSON_GetObjectItemCaseSensitive(counter(), "counts_cycles");
     perf_gate_timing(entry, counter_name(), cJSON_IsTrue(cc), counter_num("freq_hz"), P.s.median, P.a.tolerance,
                      &P.gate);
-    P.f.verdict = perf_gate_exceeded(&P.gate) ? NGCC_REGRESSION : NGCC_PASS;
-    char gate[400];
+    char gate[400], abt[500] = "";
     perf_gate_text(&P.gate, "median", gate, sizeof gate);
+    if (P.a.m.ref_lib) {
+        if (evaluate_ab())
+            return;
+        P.f.verdict = ab_exceeded() ? NGCC_REGRESSION : NGCC_PASS;
+        ab_text(abt, sizeof abt);
+        size_t l = strlen(abt);
+        snprintf(abt + l, sizeof abt - l, "; absolute gate (recorded, not deciding): ");
+    } else if (P.gate.have) {
+        P.f.verdict = perf_gate_exceeded(&P.gate) ? NGCC_REGRESSION : NGCC_PASS;
+    } else {
+        P.f.verdict = NGCC_NOBASELINE;
+        size_t l = strlen(gate);
+        snprintf(gate + l, sizeof gate - l, " for %s in %s; record it: %s", perf_args_key(&P.a),
+                 P.a.thresholds ? P.a.thresholds : "(no --thresholds file)", perf_args_baseline_command(&P.a));
+    }
     double f = counter_num("freq_hz");
-    snprintf(P.f.detail, sizeof P.f.detail, "%s; %s, %.4g ms, IQR/median %.2f%%, n=%.0f (%.0f x %.0f, %s)%s", gate,
-             counter_name(), f > 0 ? P.s.median / f * 1e3 : 0, 100 * perf_iqr_rel(&P.s), rnum("calls"),
+    snprintf(P.f.detail, sizeof P.f.detail, "%s%s; %s, %.4g ms, IQR/median %.2f%%, n=%.0f (%.0f x %.0f, %s)%s", abt,
+             gate, counter_name(), f > 0 ? P.s.median / f * 1e3 : 0, 100 * perf_iqr_rel(&P.s), rnum("calls"),
              rnum("trials"), rnum("iterations"),
              cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(P.run.result, "mode")),
              P.kat.timed_anyway ? "; TIMED ANYWAY: its KAT verdict is not PASS" : "");
+}
+
+/* the reference's KAT must have passed: else its timing is no reference.
+ * 0 to go on; 1 with ERROR set */
+static int ref_precheck(void)
+{
+    if (!P.a.m.ref_lib || !P.a.ref_kat_record)
+        return 0;
+    snprintf(P.ref_kat_verdict, sizeof P.ref_kat_verdict, "NONE");
+    cJSON *r = access(P.a.ref_kat_record, R_OK) == 0 ? ngcc_record_load(P.a.ref_kat_record) : NULL;
+    const cJSON *v = cJSON_GetObjectItem(r, "verdict");
+    if (cJSON_IsString(v))
+        snprintf(P.ref_kat_verdict, sizeof P.ref_kat_verdict, "%s", v->valuestring);
+    cJSON_Delete(r);
+    if (strcmp(P.ref_kat_verdict, "PASS") == 0)
+        return 0;
+    P.f.verdict = NGCC_ERROR;
+    snprintf(P.f.detail, sizeof P.f.detail, "not measured: the KAT verdict of the reference %s is %s (%s); fix "
+             "the reference or name another one in the override's \"perf\": {\"reference\": ...}", P.a.ref_name,
+             P.ref_kat_verdict, P.a.ref_kat_record);
+    return 1;
 }
 
 static void measure(void)
@@ -125,7 +222,10 @@ static void measure(void)
         snprintf(P.f.detail, sizeof P.f.detail, "%s", err);
         return;
     }
-    if (!perf_precheck(&P.f, &P.a, &P.kat)) {
+    if (P.a.ref_error) { /* the configuration named no usable reference: nothing to compare */
+        P.f.verdict = NGCC_ERROR;
+        snprintf(P.f.detail, sizeof P.f.detail, "%s", P.a.ref_error);
+    } else if (!perf_precheck(&P.f, &P.a, &P.kat) && !ref_precheck()) {
         if (perf_child_exec(perf_measure_child, &P.a.m, P.a.timeout, P.a.mem_mb, P.a.log, &P.run)) {
             P.f.verdict = NGCC_ERROR;
             snprintf(P.f.detail, sizeof P.f.detail, "cannot start the measuring process");
@@ -205,11 +305,41 @@ static void write_record(void)
         cJSON_AddStringToObject(r, "baseline_key", perf_args_key(&P.a));
         cJSON_AddItemToObject(r, "samples",
                               cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(P.run.result, "samples"), 1));
+        cJSON_AddItemToObject(r, "trial_samples",
+                              cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(P.run.result, "trial_samples"), 1));
     } else {
         cJSON_AddNullToObject(r, "counter");
         cJSON_AddNullToObject(r, "stats");
         cJSON_AddNullToObject(r, "baseline");
         cJSON_AddItemToObject(r, "samples", cJSON_CreateArray());
+    }
+    if (P.a.m.ref_lib || P.a.ref_error) {
+        cJSON *o = P.have_result && ab() ? cJSON_Duplicate(ab(), 1) : cJSON_CreateObject();
+        cJSON_DeleteItemFromObjectCaseSensitive(o, "ref_lib");
+        cJSON_AddStringToObject(o, "ref_lib", P.a.m.ref_lib ? P.a.m.ref_lib : "");
+        cJSON_AddStringToObject(o, "ref_name", P.a.ref_name ? P.a.ref_name : "");
+        if (P.ref_kat_verdict[0])
+            cJSON_AddStringToObject(o, "ref_kat_verdict", P.ref_kat_verdict);
+        if (P.have_result)
+            cJSON_AddItemToObject(o, "trial_samples",
+                                  cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(P.run.result, "trial_samples"), 1));
+        cJSON_AddNumberToObject(o, "tolerance", P.a.ab_tolerance);
+        cJSON_AddNumberToObject(o, "confidence", P.a.ab_confidence);
+        cJSON_AddNumberToObject(o, "resamples", P.a.ab_resamples);
+        cJSON_AddNumberToObject(o, "seed", (double)AB_SEED);
+        if (P.have_ab) {
+            cJSON_AddNumberToObject(o, "pairs", (double)P.ab.n);
+            cJSON_AddNumberToObject(o, "ratio", P.ab.ratio);
+            cJSON_AddNumberToObject(o, "ci_low", P.ab.lo);
+            cJSON_AddNumberToObject(o, "ci_high", P.ab.hi);
+            cJSON_AddStringToObject(o, "statistic", "median of the pairs' ratios instance/reference");
+            cJSON_AddNumberToObject(o, "ratio_of_medians", P.ab.rom);
+            cJSON_AddNumberToObject(o, "ratio_of_medians_ci_low", P.ab.rom_lo);
+            cJSON_AddNumberToObject(o, "ratio_of_medians_ci_high", P.ab.rom_hi);
+            cJSON_AddBoolToObject(o, "exceeded", ab_exceeded());
+        }
+        cJSON_AddStringToObject(o, "decides", "ab");
+        cJSON_AddItemToObject(r, "ab", o);
     }
     cJSON *host = cJSON_AddObjectToObject(r, "host");
     cJSON_AddNumberToObject(host, "loadavg_1min_start", P.load_start);
@@ -244,13 +374,18 @@ static void print_measurements(void)
         measurement("limit", P.gate.limit);
     }
     measurement("timed_anyway", P.kat.timed_anyway);
+    if (P.have_ab) {
+        measurement("ab_ratio", P.ab.ratio);
+        measurement("ab_ci_low", P.ab.lo);
+        measurement("ab_ci_high", P.ab.hi);
+    }
 }
 
 /* ---- CMocka cases: the measurement completed; the median is within its limit ---- */
 static void case_measured(void **state)
 {
     (void)state;
-    int err = P.f.verdict != NGCC_PASS && P.f.verdict != NGCC_REGRESSION;
+    int err = P.f.verdict != NGCC_PASS && P.f.verdict != NGCC_NOBASELINE && P.f.verdict != NGCC_REGRESSION;
     if (err)
         fail_msg("%s: %s", ngcc_verdict_name(P.f.verdict), P.f.detail);
     if (P.s.n < 1 || P.s.min <= 0)
@@ -260,7 +395,14 @@ static void case_measured(void **state)
 static void case_threshold(void **state)
 {
     (void)state;
-    char text[400];
+    char text[600];
+    if (P.have_ab) {
+        ab_text(text, sizeof text);
+        if (ab_exceeded())
+            fail_msg("%s", text);
+        print_message("%s\n", text);
+        return;
+    }
     perf_gate_text(&P.gate, "median", text, sizeof text);
     if (perf_gate_exceeded(&P.gate))
         fail_msg("%s", text);

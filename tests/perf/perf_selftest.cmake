@@ -1,16 +1,18 @@
 # Selftests of the perf label (label selftest;perf), run with -P.
 #
-# SCENARIO=gate: the cycle gate proven in one run, on the fixture's sign:
-#   1. time the fixture (no thresholds: PASS, "no baseline");
-#   2. ngcc-baseline takes that record as the baseline;
-#   3. the zoo variant with ~19% more sign work (NGCC_ZOO_SLOW_SIGN, same
-#      output: its KAT passes) must give REGRESSION at 5%, printing its
-#      median, the limit and the baseline;
-#   4. a rerun of the unchanged fixture must PASS at 5%.
-#   Steps 1-4 form one attempt. It proves the gate only if the host held
-#   still: the two runs of the unchanged fixture agree within 5% both ways.
-#   Noise on a shared host can spoil an attempt; it is then repeated, at
-#   most ATTEMPTS times, and every attempt is printed.
+# SCENARIO=gate: the absolute cycle gate's logic on one measurement of the
+#   fixture's sign: without thresholds -> NOBASELINE naming the command that
+#   records one; a synthetic thresholds file with baseline = median / 3 ->
+#   REGRESSION naming both numbers; baseline = median x 3 -> PASS (the same
+#   run options). The factor 3 is far beyond the noise of separate runs on a
+#   shared 2-core VM (medians up to 1.63 x apart), so it holds under load
+#   and still fails when the gate does not compare.
+# SCENARIO=ab: the same-run A/B gate at 3%: the variant with ~19% more sign
+#   work (NGCC_ZOO_SLOW_SIGN, same output) against the fixture -> REGRESSION
+#   naming the ratio and its interval; the identical copy against the
+#   fixture -> PASS. The PASS case alone may be retried (at most
+#   PASS_ATTEMPTS, each attempt printed): a false alarm is the one failure
+#   host noise can cause; the REGRESSION case is never retried.
 # SCENARIO=errors: bad input gives a clear verdict and still a record:
 #   missing library -> LOADFAIL; an operation of the other type -> ERROR;
 #   malformed thresholds file -> ERROR naming it; KAT record not PASS ->
@@ -29,8 +31,8 @@
 #   against the fixture's baseline -> REGRESSION naming sn; a rerun -> PASS;
 #   a variant returning sn_len above the claimed maximum -> OVERFLOW.
 #
-# -D inputs: PERF BASELINE LIB NAME WORK; gate: SLOW_LIB SLOW_NAME SLOW_KAT
-#            [BUDGET] [ATTEMPTS]; errors: [CRASH_LIB] [HANG_LIB] [LENOVER_LIB];
+# -D inputs: PERF BASELINE LIB NAME WORK; gate: [BUDGET]; ab: SLOW_LIB SLOW_NAME
+#            SLOW_KAT COPY_LIB COPY_NAME COPY_KAT REF_KAT [BUDGET] [PASS_ATTEMPTS]; errors: [CRASH_LIB] [HANG_LIB] [LENOVER_LIB];
 #            mem: MEM LIB2 NAME2; sizes: SIZES LIB2 NAME2 [LENOVER_LIB]
 cmake_minimum_required(VERSION 3.25)
 file(REMOVE_RECURSE "${WORK}")
@@ -38,8 +40,8 @@ file(MAKE_DIRECTORY "${WORK}")
 if(NOT BUDGET)
   set(BUDGET 2)
 endif()
-if(NOT ATTEMPTS)
-  set(ATTEMPTS 4)
+if(NOT PASS_ATTEMPTS)
+  set(PASS_ATTEMPTS 2)
 endif()
 set(failures 0)
 
@@ -89,69 +91,70 @@ function(expect_record what file field value)
   endif()
 endfunction()
 
-# ---- gate ----
-function(gate_attempt k ok)
-  set(${ok} FALSE PARENT_SCOPE)
-  set(dir "${WORK}/attempt${k}")
-  set(thr "${dir}/thresholds.json")
-  set(common --op sign --budget-s ${BUDGET} --tolerance 0.05)
-  perf_run(rc line --lib "${LIB}" --name "${NAME}" ${common} --record-out "${dir}/records/base/perf-sign.json")
-  message("     [${k}] baseline run: ${line}")
-  if(NOT rc EQUAL 0 OR NOT line MATCHES "PASS: median ([0-9]+) ticks, no baseline")
-    message("FAIL [${k}] the baseline run must PASS with 'no baseline'")
-    return()
-  endif()
-  set(base ${CMAKE_MATCH_1})
-  execute_process(COMMAND "${BASELINE}" --records "${dir}/records" --out "${thr}" --system selftest
-    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  message("     [${k}] ${out}${err}")
-  if(NOT rc EQUAL 0 OR NOT EXISTS "${thr}")
-    message("FAIL [${k}] ngcc-baseline did not write ${thr}")
-    return()
-  endif()
-  perf_run(rc slow --lib "${SLOW_LIB}" --name "${SLOW_NAME}" --baseline-key "${NAME}" --kat-record "${SLOW_KAT}"
-    ${common} --thresholds "${thr}" --expect=REGRESSION --record-out "${dir}/slow-perf-sign.json")
-  message("     [${k}] slow variant: ${slow}")
-  set(slow_ok FALSE)
-  if(rc EQUAL 0 AND slow MATCHES "REGRESSION: median ([0-9]+) ticks > limit ([0-9]+) = baseline ([0-9]+) x 1.050")
-    set(slow_ok TRUE)
-  endif()
-  perf_run(rc rerun --lib "${LIB}" --name "${NAME}" ${common} --thresholds "${thr}"
-    --record-out "${dir}/rerun-perf-sign.json")
-  message("     [${k}] fixture rerun: ${rerun}")
-  set(rerun_ok FALSE)
-  set(stable FALSE)
-  if(rc EQUAL 0 AND rerun MATCHES "PASS: median ([0-9]+) ticks <= limit ([0-9]+) = baseline ([0-9]+) x 1.050")
-    set(rerun_ok TRUE)
-    # the host stayed stable: the rerun is also no more than 5% faster
-    math(EXPR lhs "${CMAKE_MATCH_1} * 100")
-    math(EXPR rhs "${base} * 95")
-    if(lhs GREATER_EQUAL rhs)
-      set(stable TRUE)
-    endif()
-  endif()
-  if(slow_ok AND rerun_ok AND stable)
-    set(${ok} TRUE PARENT_SCOPE)
-  elseif(NOT rerun_ok OR NOT stable)
-    message("     [${k}] inconclusive: the unchanged fixture moved by more than 5% between its two runs (host noise)")
-  else()
-    message("     [${k}] the slow variant was not reported as a REGRESSION with both numbers")
-  endif()
-endfunction()
-
+# ---- gate: the absolute gate's logic on one measurement ----
 if(SCENARIO STREQUAL "gate")
+  set(common --op sign --budget-s ${BUDGET} --tolerance 0.05 --build-dir "${WORK}/build")
+  set(rec "${WORK}/records/base/perf-sign.json")
+  expect_run(gate_nobaseline "NOBASELINE: median [0-9]+ ticks, no baseline .*record it: ctest --test-dir .*/build -L perf && cmake --build .*/build --target perf-baseline"
+    --lib "${LIB}" --name "${NAME}" ${common} --record-out "${rec}")
+  file(READ "${rec}" j)
+  string(JSON median ERROR_VARIABLE e GET "${j}" stats median)
+  if(e OR NOT median GREATER 0)
+    message(FATAL_ERROR "gate: no median in ${rec}: ${e}")
+  endif()
+  set(thr "${WORK}/thresholds.json")
+  execute_process(COMMAND "${BASELINE}" --records "${WORK}/records" --out "${thr}" --system selftest
+    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0 OR NOT EXISTS "${thr}")
+    message(FATAL_ERROR "gate: ngcc-baseline did not write ${thr}: ${out}${err}")
+  endif()
+  file(READ "${thr}" t)
+  math(EXPR low "${median} / 3")
+  math(EXPR high "${median} * 3")
+  foreach(case "low;${low};REGRESSION;>" "high;${high};PASS;<=")
+    list(GET case 0 tag)
+    list(GET case 1 b)
+    list(GET case 2 v)
+    list(GET case 3 op)
+    string(JSON t2 SET "${t}" instances "${NAME}" sign median ${b})
+    file(WRITE "${WORK}/${tag}.json" "${t2}")
+    math(EXPR limit "${b} * 105 / 100")
+    expect_run(gate_${tag} "${v}: median [0-9]+ ticks ${op} limit [0-9]+ = baseline ${b} x 1.050"
+      --lib "${LIB}" --name "${NAME}" ${common} --thresholds "${WORK}/${tag}.json" --expect=${v}
+      --record-out "${WORK}/${tag}-perf-sign.json")
+  endforeach()
+  if(failures GREATER 0)
+    message(FATAL_ERROR "${failures} gate selftest check(s) failed")
+  endif()
+  return()
+endif()
+
+# ---- ab: the same-run A/B gate ----
+if(SCENARIO STREQUAL "ab")
+  set(ab --op sign --budget-s ${BUDGET} --ref-lib "${LIB}" --ref-name "${NAME}" --ref-kat-record "${REF_KAT}"
+    --ab-tolerance 0.03)
+  set(ratio "ratio ([0-9.]+) [[]([0-9.]+), ([0-9.]+)[]] vs ${NAME}")
+  expect_run(ab_slow_regression "REGRESSION: ${ratio} > 1.03"
+    --lib "${SLOW_LIB}" --name "${SLOW_NAME}" --kat-record "${SLOW_KAT}" ${ab} --expect=REGRESSION
+    --record-out "${WORK}/slow-perf-sign.json")
+  expect_record(ab_slow_record "${WORK}/slow-perf-sign.json" "ab;exceeded" ON)
   set(passed FALSE)
-  foreach(k RANGE 1 ${ATTEMPTS})
-    gate_attempt(${k} ok)
-    if(ok)
-      message("ok   gate: slow variant REGRESSION at 5% and unchanged fixture PASS "
-        "(attempt ${k} of at most ${ATTEMPTS})")
+  foreach(k RANGE 1 ${PASS_ATTEMPTS})
+    perf_run(rc line --lib "${COPY_LIB}" --name "${COPY_NAME}" --kat-record "${COPY_KAT}" ${ab}
+      --record-out "${WORK}/copy-perf-sign.json")
+    if(rc EQUAL 0 AND line MATCHES "PASS: ${ratio} <= 1.03")
+      message("ok   ab_copy_pass (attempt ${k} of at most ${PASS_ATTEMPTS}): ${line}")
       set(passed TRUE)
       break()
     endif()
+    message("     ab_copy_pass attempt ${k} of at most ${PASS_ATTEMPTS} (a false alarm is retried): rc=${rc}: ${line}")
   endforeach()
   if(NOT passed)
-    message(FATAL_ERROR "gate selftest failed in all ${ATTEMPTS} attempts")
+    message("FAIL ab_copy_pass: the identical copy was not PASS in ${PASS_ATTEMPTS} attempts")
+    math(EXPR failures "${failures} + 1")
+  endif()
+  if(failures GREATER 0)
+    message(FATAL_ERROR "${failures} ab selftest check(s) failed")
   endif()
   return()
 endif()
@@ -161,7 +164,7 @@ if(SCENARIO STREQUAL "mem")
   set(TOOL "${MEM}")
   set(thr "${WORK}/thresholds.json")
   set(rec "${WORK}/records/base/mem-sign.json")
-  expect_run(mem_base "PASS: peak_rss_kb [0-9]+ kB, no baseline; heap_peak_bytes 232 bytes"
+  expect_run(mem_base "NOBASELINE: peak_rss_kb [0-9]+ kB, no baseline; heap_peak_bytes 232 bytes.*record it: ctest"
     --lib "${LIB}" --name "${NAME}" --op sign --record-out "${rec}")
   # the fixture's only allocation: malloc(3 * 32 + m_len), m_len <= 128 -> 224 bytes, usable size 232
   expect_record(mem_heap_exact "${rec}" heap_peak_bytes 232)
@@ -193,7 +196,7 @@ endif()
 if(SCENARIO STREQUAL "sizes")
   set(TOOL "${SIZES}")
   set(thr "${WORK}/thresholds.json")
-  expect_run(sizes_base "PASS: pk 64 bytes, no baseline; sk 96 bytes, no baseline; sn 2308 bytes"
+  expect_run(sizes_base "NOBASELINE: pk 64 bytes, no baseline; sk 96 bytes, no baseline; sn 2308 bytes.*record it: ctest"
     --lib "${LIB}" --name "${NAME}" --record-out "${WORK}/records/base/sizes.json")
   execute_process(COMMAND "${BASELINE}" --records "${WORK}/records" --out "${thr}" --system selftest
     RESULT_VARIABLE rc OUTPUT_QUIET)
@@ -237,10 +240,23 @@ file(WRITE "${WORK}/kat-mismatch.json" "{\"kind\": \"kat\", \"verdict\": \"MISMA
 expect_run(kat_not_passed "MISMATCH: not measured: the KAT verdict is MISMATCH"
   --lib "${LIB}" --name "${NAME}" ${quick} --kat-record "${WORK}/kat-mismatch.json"
   --record-out "${WORK}/kat-gate.json" --expect=MISMATCH)
-expect_run(time_anyway "PASS: .*TIMED ANYWAY"
+expect_run(time_anyway "NOBASELINE: .*TIMED ANYWAY"
   --lib "${LIB}" --name "${NAME}" ${quick} --kat-record "${WORK}/kat-mismatch.json" --time-anyway
   --record-out "${WORK}/anyway.json")
 expect_record(time_anyway_record "${WORK}/anyway.json" timed_anyway ON)
+
+# same-run A/B inputs: an unresolved reference, a missing reference library,
+# a reference whose KAT did not pass
+expect_run(ab_ref_error "ERROR: perf reference \"WOTS-999\" of x names no instance"
+  --lib "${LIB}" --name "${NAME}" ${quick} "--ref-error=perf reference \"WOTS-999\" of x names no instance"
+  --record-out "${WORK}/ref-error.json" --expect=ERROR)
+expect_record(ab_ref_error_record "${WORK}/ref-error.json" verdict ERROR)
+expect_run(ab_ref_missing "ERROR: reference .*nothing.so: .*No such file"
+  --lib "${LIB}" --name "${NAME}" ${quick} --ref-lib "${WORK}/nothing.so" --record-out "${WORK}/ref-missing.json"
+  --expect=ERROR)
+expect_run(ab_ref_kat "ERROR: not measured: the KAT verdict of the reference ref/x is MISMATCH"
+  --lib "${LIB}" --name "${NAME}" ${quick} --ref-lib "${LIB}" --ref-name ref/x
+  --ref-kat-record "${WORK}/kat-mismatch.json" --record-out "${WORK}/ref-kat.json" --expect=ERROR)
 
 execute_process(COMMAND "${PERF}" --lib "${LIB}" --name "${NAME}" --record-out "${WORK}/x.json" --budget-s abc
   RESULT_VARIABLE rc ERROR_VARIABLE err OUTPUT_QUIET)

@@ -118,6 +118,12 @@ static void evaluate(const cJSON *thresholds)
     if (Z.kat.timed_anyway) {
         size_t l = strlen(Z.f.detail);
         snprintf(Z.f.detail + l, sizeof Z.f.detail - l, "; MEASURED ANYWAY: its KAT verdict is not PASS");
+    }    if (!entry && Z.f.verdict == NGCC_PASS) { /* measured, nothing of this machine class to gate against */
+        Z.f.verdict = NGCC_NOBASELINE;
+        size_t l = strlen(Z.f.detail);
+        snprintf(Z.f.detail + l, sizeof Z.f.detail - l, "; no baseline entry %s %s in %s; record it: %s",
+                 perf_args_key(&Z.a), "sizes", Z.a.thresholds ? Z.a.thresholds : "(no --thresholds file)",
+                 perf_args_baseline_command(&Z.a));
     }
 }
 
@@ -186,7 +192,7 @@ static void print_measurements(void)
 static void case_measured(void **state)
 {
     (void)state;
-    if (Z.f.verdict != NGCC_PASS && Z.f.verdict != NGCC_REGRESSION)
+    if (!ngcc_verdict_passing(Z.f.verdict) && Z.f.verdict != NGCC_REGRESSION)
         fail_msg("%s: %s", ngcc_verdict_name(Z.f.verdict), Z.f.detail);
 }
 

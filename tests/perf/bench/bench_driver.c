@@ -12,6 +12,13 @@
  *                            ngcc-perf's median over the minimal loop's, the
  *                            two back to back in each round and on the same
  *                            CPU; the median of the rounds' ratios
+ *   ab --perf --ref-lib <so> --case <label>=<so> [--case ...] --op --work <dir> --runs 10
+ *                            the same-run A/B gate (ngcc-perf --ref-lib) run --runs
+ *                            times per case: how often each case is REGRESSION
+ *                            (A/A cases: the false-alarm rate; slowed cases: the
+ *                            detection rate), the ratios and their intervals, and
+ *                            the smallest slowdown (label "s<permille>") detected in
+ *                            at least --detect-rate of its runs
  * Each subcommand prints one "bench:" summary line and, with --out, writes
  * its figures as JSON. */
 #define _GNU_SOURCE
@@ -54,12 +61,19 @@ static const char usage[] =
     "       ngcc-bench repeat --perf <ngcc-perf> --lib <so> --op <op> --work <dir> [--runs 5] [--busy]\n"
     "                         [--budget-s 2] [--out f.json]\n"
     "       ngcc-bench ratio --perf <ngcc-perf> --lib <so> --op <op> --work <dir> [--rounds 5] [--budget-s 2]\n"
-    "                        [--out f.json]\n";
+    "                        [--out f.json]\n"
+    "       ngcc-bench ab --perf <ngcc-perf> --ref-lib <so> --case <label>=<so> [--case ...] --op <op> --work <dir>\n"
+    "                     [--runs 10] [--budget-s 1] [--ab-tolerance 0.03] [--detect-rate 0.9] [--out f.json]\n";
+
+#define MAX_CASES 16
 
 static struct {
     const char *cmd, *lib, *op, *perf, *work, *out, *self, *pin;
     double seconds, budget;
     int runs, rounds, busy;
+    const char *ref_lib, *cases[MAX_CASES];
+    int ncases;
+    double ab_tolerance, detect_rate;
 } A;
 
 static void write_json(cJSON *o)
@@ -332,17 +346,120 @@ static int cmd_ratio(void)
     return 0;
 }
 
+/* ---- ab: false-alarm and detection rates of the same-run A/B gate ---- */
+static int ab_run(const char *lib, const char *rec, double *ratio, double *lo, double *hi, char *verdict)
+{
+    char budget[32], tol[32];
+    snprintf(budget, sizeof budget, "%g", A.budget);
+    snprintf(tol, sizeof tol, "%g", A.ab_tolerance);
+    char *argv[] = {(char *)A.perf, "--lib", (char *)lib, "--name", "bench/ab", "--op", (char *)A.op,
+                    "--ref-lib", (char *)A.ref_lib, "--ref-name", "bench/ref", "--ab-tolerance", tol,
+                    "--record-out", (char *)rec, "--budget-s", budget, "--system", "bench", "--pin", (char *)A.pin,
+                    "--records", "2", "--expect", "REGRESSION", NULL};
+    run(argv); /* 2 KAT records: verify's setup signs each with both libraries, 0.1 s a signature */
+    cJSON *r = ngcc_record_load(rec);
+    const cJSON *ab = cJSON_GetObjectItemCaseSensitive(r, "ab");
+    const char *v = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "verdict"));
+    snprintf(verdict, 32, "%s", v ? v : "NONE");
+    *ratio = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(ab, "ratio"));
+    *lo = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(ab, "ci_low"));
+    *hi = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(ab, "ci_high"));
+    cJSON_Delete(r);
+    return strcmp(verdict, "PASS") == 0 || strcmp(verdict, "REGRESSION") == 0 ? 0 : -1;
+}
+
+static int cmd_ab(void)
+{
+    ngcc_mkdirs(A.work, 1);
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "bench", "ab");
+    cJSON_AddStringToObject(o, "ref_lib", A.ref_lib);
+    cJSON_AddStringToObject(o, "op", A.op);
+    cJSON_AddNumberToObject(o, "runs", A.runs);
+    cJSON_AddNumberToObject(o, "budget_s", A.budget);
+    cJSON_AddNumberToObject(o, "ab_tolerance", A.ab_tolerance);
+    cJSON_AddNumberToObject(o, "detect_rate", A.detect_rate);
+    cJSON *cases = cJSON_AddArrayToObject(o, "cases");
+    int errors = 0, smallest = -1;
+    char line[2048] = "";
+    size_t used = 0;
+    for (int c = 0; c < A.ncases; c++) {
+        char label[128];
+        const char *eq = strchr(A.cases[c], '=');
+        snprintf(label, sizeof label, "%.*s", (int)(eq - A.cases[c]), A.cases[c]);
+        const char *lib = eq + 1;
+        cJSON *cj = cJSON_CreateObject();
+        cJSON_AddStringToObject(cj, "label", label);
+        cJSON_AddStringToObject(cj, "lib", lib);
+        cJSON *runs = cJSON_AddArrayToObject(cj, "runs");
+        int reg = 0, ok = 0;
+        double ratios[256];
+        for (int k = 1; k <= A.runs && k <= 256; k++) {
+            char rec[4096], verdict[32];
+            double ratio = 0, lo = 0, hi = 0;
+            snprintf(rec, sizeof rec, "%s/%s-%d.json", A.work, label, k);
+            if (ab_run(lib, rec, &ratio, &lo, &hi, verdict)) {
+                errors++;
+                fprintf(stderr, "ngcc-bench: ab %s run %d: verdict %s (%s)\n", label, k, verdict, rec);
+                continue;
+            }
+            ratios[ok++] = ratio;
+            reg += strcmp(verdict, "REGRESSION") == 0;
+            cJSON *rj = cJSON_CreateObject();
+            cJSON_AddStringToObject(rj, "verdict", verdict);
+            cJSON_AddNumberToObject(rj, "ratio", ratio);
+            cJSON_AddNumberToObject(rj, "ci_low", lo);
+            cJSON_AddNumberToObject(rj, "ci_high", hi);
+            cJSON_AddItemToArray(runs, rj);
+        }
+        perf_summary s;
+        if (ok)
+            perf_summarise(ratios, (size_t)ok, &s);
+        double rate = ok ? (double)reg / ok : 0;
+        cJSON_AddNumberToObject(cj, "regressions", reg);
+        cJSON_AddNumberToObject(cj, "valid_runs", ok);
+        cJSON_AddNumberToObject(cj, "regression_rate", rate);
+        cJSON_AddNumberToObject(cj, "ratio_median", ok ? s.median : 0);
+        cJSON_AddNumberToObject(cj, "ratio_min", ok ? s.min : 0);
+        cJSON_AddNumberToObject(cj, "ratio_max", ok ? s.max : 0);
+        cJSON_AddItemToArray(cases, cj);
+        int permille;
+        if (smallest < 0 && sscanf(label, "s%d", &permille) == 1 && ok && rate >= A.detect_rate)
+            smallest = permille;
+        used += (size_t)snprintf(line + used, used < sizeof line ? sizeof line - used : 0, "%s%s %d/%d (ratio %.3f)",
+                                 c ? ", " : "", label, reg, ok, ok ? s.median : 0);
+        if (used >= sizeof line)
+            used = sizeof line - 1;
+    }
+    if (smallest >= 0)
+        cJSON_AddNumberToObject(o, "smallest_detected_slowdown", smallest / 1000.0);
+    else
+        cJSON_AddNullToObject(o, "smallest_detected_slowdown");
+    cJSON_AddNumberToObject(o, "errors", errors);
+    printf("bench: ab %s vs reference, %d runs each, REGRESSION at %.0f%%: %s", A.op, A.runs, 100 * A.ab_tolerance,
+           line);
+    if (smallest >= 0)
+        printf("; smallest slowdown detected in >= %.0f%% of runs: %.1f%%", 100 * A.detect_rate, smallest / 10.0);
+    printf("%s\n", errors ? "; some runs gave no A/B verdict (see stderr)" : "");
+    write_json(o);
+    return errors ? 1 : 0;
+}
+
 static int parse(int argc, char **argv)
 {
     static const struct option lo[] = {{"lib", 1, 0, 'l'}, {"op", 1, 0, 'o'}, {"perf", 1, 0, 'p'},
                                        {"work", 1, 0, 'w'}, {"out", 1, 0, 'O'}, {"seconds", 1, 0, 's'},
                                        {"budget-s", 1, 0, 'b'}, {"runs", 1, 0, 'r'}, {"rounds", 1, 0, 'R'},
-                                       {"busy", 0, 0, 'B'}, {"pin", 1, 0, 'P'}, {0, 0, 0, 0}};
+                                       {"busy", 0, 0, 'B'}, {"pin", 1, 0, 'P'}, {"ref-lib", 1, 0, 'L'},
+                                       {"case", 1, 0, 'c'}, {"ab-tolerance", 1, 0, 't'},
+                                       {"detect-rate", 1, 0, 'd'}, {0, 0, 0, 0}};
     A.self = argv[0];
     A.pin = "none";
     A.seconds = A.budget = 2;
     A.runs = 5;
     A.rounds = 5;
+    A.ab_tolerance = 0.03;
+    A.detect_rate = 0.9;
     if (argc < 2)
         return -1;
     A.cmd = argv[1];
@@ -361,10 +478,21 @@ static int parse(int argc, char **argv)
         case 'R': A.rounds = atoi(optarg); break;
         case 'B': A.busy = 1; break;
         case 'P': A.pin = optarg; break;
+        case 'L': A.ref_lib = optarg; break;
+        case 'c':
+            if (A.ncases == MAX_CASES || !strchr(optarg, '='))
+                return -1;
+            A.cases[A.ncases++] = optarg;
+            break;
+        case 't': A.ab_tolerance = atof(optarg); break;
+        case 'd': A.detect_rate = atof(optarg); break;
         default: return -1;
         }
     }
-    int needs_lib = strcmp(A.cmd, "counters") != 0;
+    int is_ab = !strcmp(A.cmd, "ab");
+    if (is_ab && (!A.ref_lib || A.ncases == 0 || !A.op || !A.perf || !A.work || A.runs < 1))
+        return -1;
+    int needs_lib = strcmp(A.cmd, "counters") != 0 && !is_ab;
     int needs_perf = !strcmp(A.cmd, "repeat") || !strcmp(A.cmd, "ratio");
     if ((needs_lib && (!A.lib || !A.op)) || (needs_perf && (!A.perf || !A.work)) || A.runs < 1 || A.rounds < 1)
         return -1;
@@ -385,6 +513,8 @@ int main(int argc, char **argv)
         return cmd_repeat();
     if (!strcmp(A.cmd, "ratio"))
         return cmd_ratio();
+    if (!strcmp(A.cmd, "ab"))
+        return cmd_ab();
     fputs(usage, stderr);
     return 2;
 }

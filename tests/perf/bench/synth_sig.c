@@ -4,15 +4,21 @@
  * repeatability can be read per operation size. Deterministic: the same
  * inputs always cost the same work.
  *   sk = seed || pk, pk = H^K(seed), sn = H^V(pk || m) (+ S - V more hashes)
- *   verify: sn == H^V(pk || m)                          (H = sm3hash 256) */
+ *   verify: sn == H^V(pk || m)                          (H = sm3hash 256)
+ * SYNTH_SLOWDOWN_PERMILLE (default 0) scales every chain by 1 + p/1000: the
+ * slowed copies the A/B detection benchmark compares with the plain one. */
 #include <string.h>
 
 #include "auxfunc.h"
 #include "drng.h"
 
-#define SYNTH_KEYGEN_CALLS 620L
-#define SYNTH_VERIFY_CALLS 5700L
-#define SYNTH_SIGN_CALLS 600000L
+#ifndef SYNTH_SLOWDOWN_PERMILLE
+#define SYNTH_SLOWDOWN_PERMILLE 0
+#endif
+#define SYNTH_SCALE(n) ((n) * (1000L + SYNTH_SLOWDOWN_PERMILLE) / 1000L)
+#define SYNTH_KEYGEN_CALLS SYNTH_SCALE(620L)
+#define SYNTH_VERIFY_CALLS SYNTH_SCALE(5700L)
+#define SYNTH_SIGN_CALLS SYNTH_SCALE(600000L)
 #define SYNTH_MAX_MSG 256
 
 extern DRNG_ctx drng_algorithm;

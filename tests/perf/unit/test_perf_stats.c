@@ -99,6 +99,38 @@ static void gate_entry_tolerance_wins(void **state)
     cJSON_Delete(e);
 }
 
+/* A/B: a constant 1.2 x slowdown is exactly 1.2 with a zero-width interval;
+ * drift shared by a pair cancels in the paired ratio but widens the ratio of
+ * medians; the same seed gives the same interval, another seed another one */
+static void ab_bootstrap(void **state)
+{
+    (void)state;
+    double a[40], b[40], c[40];
+    for (int i = 0; i < 40; i++) {
+        double drift = 1 + 0.3 * (i % 7) / 7.0;
+        a[i] = 1000 * drift;
+        b[i] = 1200 * drift;
+        c[i] = 1000 * drift * (i % 2 ? 1.01 : 0.99);
+    }
+    perf_ratio_ci r, r2, r3;
+    assert_int_equal(perf_ratio_bootstrap(a, b, 40, 2000, 0.95, 42, &r), 0);
+    assert_true(fabs(r.ratio - 1.2) < 1e-12 && fabs(r.lo - 1.2) < 1e-12 && fabs(r.hi - 1.2) < 1e-12);
+    assert_true(fabs(r.rom - 1.2) < 1e-12);
+    assert_int_equal(perf_ratio_bootstrap(a, c, 40, 2000, 0.95, 42, &r), 0);
+    assert_true(r.lo <= r.ratio && r.ratio <= r.hi && r.lo >= 0.99 - 1e-12 && r.hi <= 1.01 + 1e-12);
+    assert_true(r.rom_hi - r.rom_lo >= r.hi - r.lo);
+    assert_int_equal(perf_ratio_bootstrap(a, c, 40, 2000, 0.95, 42, &r2), 0);
+    assert_true(r.lo == r2.lo && r.hi == r2.hi && r.rom_lo == r2.rom_lo);
+    for (int i = 0; i < 40; i++)
+        c[i] = 1000 * (1 + 0.05 * ((i * 17) % 11) / 11.0);
+    assert_int_equal(perf_ratio_bootstrap(a, c, 40, 2000, 0.95, 42, &r2), 0);
+    assert_int_equal(perf_ratio_bootstrap(a, c, 40, 2000, 0.95, 43, &r3), 0);
+    assert_true(r2.lo != r3.lo || r2.hi != r3.hi || r2.rom_lo != r3.rom_lo);
+    a[3] = 0;
+    assert_int_equal(perf_ratio_bootstrap(a, b, 40, 2000, 0.95, 42, &r), -1);
+    assert_int_equal(perf_ratio_bootstrap(a, b, 0, 2000, 0.95, 42, &r), -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -107,6 +139,7 @@ int main(void)
         cmocka_unit_test(gate_other_frequency_in_ns),
         cmocka_unit_test(gate_cycles_need_cycles),
         cmocka_unit_test(gate_entry_tolerance_wins),
+        cmocka_unit_test(ab_bootstrap),
     };
     return cmocka_run_group_tests_name("unit.perf_stats", tests, NULL, NULL);
 }
