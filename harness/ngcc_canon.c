@@ -9,8 +9,7 @@
 
 size_t ngcc_canon_strip(char *line, size_t len)
 {
-    while (len > 0 && (line[len - 1] == '\r' || line[len - 1] == ' ' || line[len - 1] == '\t' ||
-                       line[len - 1] == '\n'))
+    while (len > 0 && (line[len - 1] == '\r' || line[len - 1] == ' ' || line[len - 1] == '\t' || line[len - 1] == '\n'))
         len--;
     line[len] = 0;
     return len;

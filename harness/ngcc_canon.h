@@ -34,10 +34,10 @@ void ngcc_katdigest_free(ngcc_katdigest *d);
 
 /* One kat.sha256 line: "<sha256-hex> <strict|nolen>[:N] <label>/<file>". */
 typedef struct {
-    char hex[65];   /* lower case */
+    char hex[65]; /* lower case */
     int nolen;
-    long records;   /* N of ":N"; 0 = the whole file */
-    long line;      /* 1-based line number in the manifest */
+    long records;    /* N of ":N"; 0 = the whole file */
+    long line;       /* 1-based line number in the manifest */
     char path[1024]; /* "<label>/<file>" as written */
     char text[1200]; /* the whole line, stripped */
 } ngcc_manifest_line;

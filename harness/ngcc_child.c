@@ -22,8 +22,8 @@
  *   sandbox <description>      alloc <function> <bytes>                    */
 #define WATCH_ENV "NGCC_ALLOC_WATCH_FD"
 #define MAX_CHILDREN 16
-#define AUTO_LOG_SHOW 2048       /* bytes of an automatic log shown per child */
-#define AUTO_LOG_BUDGET 8192     /* ... and per harness process */
+#define AUTO_LOG_SHOW 2048   /* bytes of an automatic log shown per child */
+#define AUTO_LOG_BUDGET 8192 /* ... and per harness process */
 #define DEFAULT_LOG_LIMIT_MB 16
 
 typedef struct {
@@ -310,10 +310,13 @@ void ngcc_child_memlimit_detail(const ngcc_child_result *res, char *out, unsigne
         return;
     }
     if (res->alloc_failures)
-        snprintf(out, len, "an allocation of %llu bytes failed under the %lu MB memory limit (%lu failed "
-                 "allocations); raise \"memory_limit_mb\" in the override file", res->alloc_fail_bytes,
-                 res->mem_limit_mb, res->alloc_failures);
+        snprintf(out, len,
+                 "an allocation of %llu bytes failed under the %lu MB memory limit (%lu failed "
+                 "allocations); raise \"memory_limit_mb\" in the override file",
+                 res->alloc_fail_bytes, res->mem_limit_mb, res->alloc_failures);
     else
-        snprintf(out, len, "the instance ran out of memory under the %lu MB memory limit (its output names an "
-                 "allocation failure); raise \"memory_limit_mb\" in the override file", res->mem_limit_mb);
+        snprintf(out, len,
+                 "the instance ran out of memory under the %lu MB memory limit (its output names an "
+                 "allocation failure); raise \"memory_limit_mb\" in the override file",
+                 res->mem_limit_mb);
 }

@@ -35,7 +35,7 @@ typedef enum { NGCC_CHILD_EXITED, NGCC_CHILD_SIGNALED, NGCC_CHILD_TIMEDOUT } ngc
 
 typedef struct {
     ngcc_child_end end;
-    int code;   /* exit code, or signal number */
+    int code; /* exit code, or signal number */
     double seconds;
     /* evidence collected by ngcc_child_wait (see the MEMLIMIT rule above) */
     unsigned long alloc_failures;        /* failed allocations reported from inside the child */
@@ -55,16 +55,14 @@ typedef struct {
 
 /* Forks; the child runs fn(arg, wfd) with wfd the write end of a pipe whose
  * read end is returned in *rfd, then _exit()s with fn's return value. */
-pid_t ngcc_child_start(int (*fn)(void *arg, int wfd), void *arg,
-                       const ngcc_child_opts *opts, int *rfd);
+pid_t ngcc_child_start(int (*fn)(void *arg, int wfd), void *arg, const ngcc_child_opts *opts, int *rfd);
 /* Waits for the child until the deadline (absolute, CLOCK_MONOTONIC seconds;
  * <= 0: forever), killing it on timeout, then collects the evidence above. */
 void ngcc_child_wait(pid_t pid, double deadline, ngcc_child_result *res);
 /* CLOCK_MONOTONIC in seconds */
 double ngcc_now(void);
 /* Runs fn in a child without a pipe and waits: the simple isolated call. */
-void ngcc_child_run(int (*fn)(void *arg, int wfd), void *arg,
-                    const ngcc_child_opts *opts, ngcc_child_result *res);
+void ngcc_child_run(int (*fn)(void *arg, int wfd), void *arg, const ngcc_child_opts *opts, ngcc_child_result *res);
 /* Prints at most max_bytes of a child log to stderr, then how many bytes and
  * lines were left out and where the whole log is. */
 void ngcc_child_show_log(const char *log_path, long max_bytes);

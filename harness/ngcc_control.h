@@ -46,7 +46,10 @@ typedef enum {
 } ngcc_prof_sym_id;
 
 /* in ngcc_prof_sym_id order */
-#define NGCC_PROF_SYM_NAMES {"sm3hash", "pseudohash", "pseudoXOF", "get_random_number", "init_random_number"}
+#define NGCC_PROF_SYM_NAMES                                                                                            \
+    {                                                                                                                  \
+        "sm3hash", "pseudohash", "pseudoXOF", "get_random_number", "init_random_number"                                \
+    }
 
 typedef struct {
     unsigned long long calls;       /* hashes: every call; DRNG: calls on drng_algorithm */
@@ -71,8 +74,8 @@ typedef struct {
 
 /* per-call cost of the wrapper itself, in ticks (see ngcc_prof_calibrate) */
 typedef struct {
-    double inside; /* part of a wrapped call's measured inside time that is wrapper */
-    double total;  /* what a wrapped call costs more than a direct call */
+    double inside;                 /* part of a wrapped call's measured inside time that is wrapper */
+    double total;                  /* what a wrapped call costs more than a direct call */
     unsigned long long iterations; /* dummy calls made in all */
 } ngcc_prof_calib;
 

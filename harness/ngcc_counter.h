@@ -10,22 +10,22 @@
 #include <stdint.h>
 
 typedef enum {
-    NGCC_CTR_PERF,      /* perf_event_open counter, read with read(2) */
-    NGCC_CTR_TSC,       /* x86-64: lfence; rdtsc; lfence */
-    NGCC_CTR_CNTVCT,    /* AArch64: isb; mrs cntvct_el0 */
-    NGCC_CTR_MONOTONIC  /* clock_gettime(CLOCK_MONOTONIC_RAW), ns */
+    NGCC_CTR_PERF,     /* perf_event_open counter, read with read(2) */
+    NGCC_CTR_TSC,      /* x86-64: lfence; rdtsc; lfence */
+    NGCC_CTR_CNTVCT,   /* AArch64: isb; mrs cntvct_el0 */
+    NGCC_CTR_MONOTONIC /* clock_gettime(CLOCK_MONOTONIC_RAW), ns */
 } ngcc_counter_kind;
 
 typedef struct {
     ngcc_counter_kind kind;
-    int fd;                     /* perf_event fd, else -1 */
-    char name[48];              /* "perf_event:cycles", "tsc", "cntvct", "clock_monotonic_raw", ... */
-    int counts_cycles;          /* 1: core cycles (rate follows the core clock); 0: constant-rate clock */
-    double freq_hz;             /* ticks per second (core cycles: measured while spinning) */
-    char freq_source[96];       /* how freq_hz was obtained */
-    double overhead_ticks;      /* median of (read; read) back to back */
-    double resolution_ticks;    /* quantum: GCD of back-to-back differences (or smallest step) */
-    char fallback[200];         /* why preferred counters were not used ("" if none) */
+    int fd;                  /* perf_event fd, else -1 */
+    char name[48];           /* "perf_event:cycles", "tsc", "cntvct", "clock_monotonic_raw", ... */
+    int counts_cycles;       /* 1: core cycles (rate follows the core clock); 0: constant-rate clock */
+    double freq_hz;          /* ticks per second (core cycles: measured while spinning) */
+    char freq_source[96];    /* how freq_hz was obtained */
+    double overhead_ticks;   /* median of (read; read) back to back */
+    double resolution_ticks; /* quantum: GCD of back-to-back differences (or smallest step) */
+    char fallback[200];      /* why preferred counters were not used ("" if none) */
 } ngcc_counter;
 
 /* want: "auto" (best available), "perf" (core cycles only), "tsc", "cntvct",

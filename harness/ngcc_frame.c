@@ -25,9 +25,15 @@ enum {
 };
 
 static const struct option common[] = {
-    {"lib", 1, 0, O_LIB},       {"name", 1, 0, O_NAME},         {"record-out", 1, 0, O_RECORD_OUT},
-    {"build-record", 1, 0, O_BUILD_RECORD}, {"log", 1, 0, O_LOG}, {"expect", 1, 0, O_EXPECT},
-    {"timeout", 1, 0, O_TIMEOUT}, {"mem-limit-mb", 1, 0, O_MEM}, {"op", 1, 0, O_OP},
+    {"lib", 1, 0, O_LIB},
+    {"name", 1, 0, O_NAME},
+    {"record-out", 1, 0, O_RECORD_OUT},
+    {"build-record", 1, 0, O_BUILD_RECORD},
+    {"log", 1, 0, O_LOG},
+    {"expect", 1, 0, O_EXPECT},
+    {"timeout", 1, 0, O_TIMEOUT},
+    {"mem-limit-mb", 1, 0, O_MEM},
+    {"op", 1, 0, O_OP},
 };
 #define NCOMMON (sizeof common / sizeof common[0])
 
@@ -42,8 +48,7 @@ int ngcc_frame_number(const ngcc_frame *f, const char *opt, const char *text, do
     errno = 0;
     double v = text ? strtod(text, &end) : 0;
     if (!text || end == text || *end || errno || v < lo || v > hi) {
-        fprintf(stderr, "%s: --%s %s: expected a number in [%g, %g]\n", program(f), opt, text ? text : "",
-                lo, hi);
+        fprintf(stderr, "%s: --%s %s: expected a number in [%g, %g]\n", program(f), opt, text ? text : "", lo, hi);
         return -1;
     }
     *out = v;
@@ -67,13 +72,26 @@ static int common_option(ngcc_frame *f, int val, const char *arg)
 {
     double d;
     switch (val) {
-    case O_LIB: f->lib = arg; return 0;
-    case O_NAME: f->name = arg; return 0;
-    case O_OP: f->op = arg; return 0;
-    case O_RECORD_OUT: f->record_out = arg; return 0;
-    case O_BUILD_RECORD: f->build_record = arg[0] ? arg : NULL; return 0;
-    case O_LOG: f->log = arg[0] ? arg : NULL; return 0;
-    case O_TIMEOUT: return ngcc_frame_number(f, "timeout", arg, 0, 1e7, &f->timeout);
+    case O_LIB:
+        f->lib = arg;
+        return 0;
+    case O_NAME:
+        f->name = arg;
+        return 0;
+    case O_OP:
+        f->op = arg;
+        return 0;
+    case O_RECORD_OUT:
+        f->record_out = arg;
+        return 0;
+    case O_BUILD_RECORD:
+        f->build_record = arg[0] ? arg : NULL;
+        return 0;
+    case O_LOG:
+        f->log = arg[0] ? arg : NULL;
+        return 0;
+    case O_TIMEOUT:
+        return ngcc_frame_number(f, "timeout", arg, 0, 1e7, &f->timeout);
     case O_MEM:
         if (ngcc_frame_number(f, "mem-limit-mb", arg, 0, 1e9, &d))
             return -1;
@@ -157,8 +175,10 @@ int ngcc_frame_parse(ngcc_frame *f, const ngcc_frame_spec *spec, int argc, char 
             /* "--ref '' --manifest m": CMake drops the empty value and the
              * next option becomes the value: refuse rather than mis-read */
             const char *o = li >= 0 ? all[li].name : "?";
-            fprintf(stderr, "%s: option --%s got \"%s\" as its value: its value is missing (an empty variable?); "
-                            "pass --%s only with a value\n", program(f), o, optarg, o);
+            fprintf(stderr,
+                    "%s: option --%s got \"%s\" as its value: its value is missing (an empty variable?); "
+                    "pass --%s only with a value\n",
+                    program(f), o, optarg, o);
             free(all);
             ngcc_frame_free(f);
             return NGCC_FRAME_EXIT_USAGE;
@@ -175,9 +195,11 @@ int ngcc_frame_parse(ngcc_frame *f, const ngcc_frame_spec *spec, int argc, char 
         fprintf(stderr, "%s: unexpected argument '%s'\n", program(f), argv[optind]);
         return usage_error(f);
     }
-    const char *missing = !f->name ? "--name" : !f->record_out ? "--record-out"
+    const char *missing = !f->name                                              ? "--name"
+                          : !f->record_out                                      ? "--record-out"
                           : !f->lib && !(spec->flags & NGCC_FRAME_LIB_OPTIONAL) ? "--lib"
-                          : !f->op && (spec->flags & NGCC_FRAME_OP) ? "--op" : NULL;
+                          : !f->op && (spec->flags & NGCC_FRAME_OP)             ? "--op"
+                                                                                : NULL;
     if (missing) {
         fprintf(stderr, "%s: %s is required\n", program(f), missing);
         return usage_error(f);
@@ -210,9 +232,8 @@ int ngcc_frame_resume(ngcc_frame *f)
         return -1;
     const char *verdict = cJSON_GetObjectItem(r, "verdict")->valuestring;
     const cJSON *detail = cJSON_GetObjectItem(r, "detail");
-    printf("ngcc: resumed %s %s%s%s: inputs unchanged since %s, recorded result kept (%s)\n", f->spec->label,
-           f->name, f->op ? "/" : "", f->op ? f->op : "", cJSON_GetObjectItem(r, "end_utc")->valuestring,
-           f->record_out);
+    printf("ngcc: resumed %s %s%s%s: inputs unchanged since %s, recorded result kept (%s)\n", f->spec->label, f->name,
+           f->op ? "/" : "", f->op ? f->op : "", cJSON_GetObjectItem(r, "end_utc")->valuestring, f->record_out);
     ngcc_frame_print_verdict(f, verdict, cJSON_IsString(detail) ? detail->valuestring : "");
     int rc = recorded_exit(f, verdict);
     f->resumed = 1;
@@ -242,8 +263,10 @@ int ngcc_frame_check_build(ngcc_frame *f)
         const cJSON *d = cJSON_GetObjectItem(b, "detail");
         int rc = 0;
         if (!cJSON_IsString(v)) {
-            ngcc_frame_set(f, NGCC_ERROR, "%s: not a build record (malformed JSON or no \"verdict\"); rerun its "
-                           "build test", f->build_record);
+            ngcc_frame_set(f, NGCC_ERROR,
+                           "%s: not a build record (malformed JSON or no \"verdict\"); rerun its "
+                           "build test",
+                           f->build_record);
             rc = 1;
         } else if (strcmp(v->valuestring, "BUILDFAIL") == 0) {
             ngcc_frame_set(f, NGCC_BUILDFAIL, "the instance did not build: %s",
@@ -258,8 +281,7 @@ int ngcc_frame_check_build(ngcc_frame *f)
             return 1;
     }
     if (f->lib && access(f->lib, R_OK) != 0) {
-        ngcc_frame_set(f, NGCC_LOADFAIL, "%s: %s; run its build test first (ctest -L build)", f->lib,
-                       strerror(errno));
+        ngcc_frame_set(f, NGCC_LOADFAIL, "%s: %s; run its build test first (ctest -L build)", f->lib, strerror(errno));
         return 1;
     }
     return 0;
@@ -292,16 +314,15 @@ int ngcc_frame_exit_code(const ngcc_frame *f, int verdict)
 {
     if (verdict == NGCC_SKIP) /* never a pass, even when expected: CTest shows it as not run */
         return NGCC_FRAME_EXIT_SKIP;
-    if (verdict == f->expect ||
-        ((verdict == NGCC_RECORDED || verdict == NGCC_NOBASELINE) && f->expect == NGCC_PASS))
+    if (verdict == f->expect || ((verdict == NGCC_RECORDED || verdict == NGCC_NOBASELINE) && f->expect == NGCC_PASS))
         return 0;
     return 1;
 }
 
 void ngcc_frame_print_verdict(const ngcc_frame *f, const char *verdict, const char *detail)
 {
-    printf("ngcc: verdict %s %s%s%s: %s: %s\n", f->spec->label, f->name, f->op ? "/" : "", f->op ? f->op : "",
-           verdict, detail);
+    printf("ngcc: verdict %s %s%s%s: %s: %s\n", f->spec->label, f->name, f->op ? "/" : "", f->op ? f->op : "", verdict,
+           detail);
     if (f->expect != NGCC_PASS) {
         int v = ngcc_verdict_parse(verdict);
         printf("ngcc: expected %s, got %s: %s\n", ngcc_verdict_name(f->expect), verdict,

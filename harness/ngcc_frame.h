@@ -49,7 +49,7 @@
 #define NGCC_FRAME_EXIT_SKIP 77 /* register the test with SKIP_RETURN_CODE 77 */
 
 /* spec flags */
-#define NGCC_FRAME_OP 1u          /* --op is required and must be an operation name */
+#define NGCC_FRAME_OP 1u           /* --op is required and must be an operation name */
 #define NGCC_FRAME_LIB_OPTIONAL 2u /* --lib may be left out */
 
 /* option values the frame uses for its common options: a driver's own
@@ -62,13 +62,13 @@ typedef struct ngcc_frame ngcc_frame;
 typedef int (*ngcc_frame_opt_fn)(ngcc_frame *f, int val, const char *arg);
 
 typedef struct {
-    const char *label;             /* "perf": the verdict line's label and the record's kind */
-    const char *program;           /* "ngcc-perf": the prefix of its messages */
-    const char *usage;             /* the driver's whole usage text */
-    const struct option *options;  /* its own options, {0}-terminated; may be NULL */
-    ngcc_frame_opt_fn on_option;   /* called for each of them */
-    unsigned flags;                /* NGCC_FRAME_OP, NGCC_FRAME_LIB_OPTIONAL */
-    void *user;                    /* for the driver's handler */
+    const char *label;            /* "perf": the verdict line's label and the record's kind */
+    const char *program;          /* "ngcc-perf": the prefix of its messages */
+    const char *usage;            /* the driver's whole usage text */
+    const struct option *options; /* its own options, {0}-terminated; may be NULL */
+    ngcc_frame_opt_fn on_option;  /* called for each of them */
+    unsigned flags;               /* NGCC_FRAME_OP, NGCC_FRAME_LIB_OPTIONAL */
+    void *user;                   /* for the driver's handler */
 } ngcc_frame_spec;
 
 struct ngcc_frame {

@@ -4,14 +4,14 @@
 #include <stdio.h>
 #include <string.h>
 
-#define RESOLVE(field, name)                                                   \
-    do {                                                                       \
-        *(void **)(&(field)) = dlsym(h, name);                                 \
-        if (!(field)) {                                                        \
-            snprintf(err, (size_t)errlen, "%s: missing symbol %s", path, name); \
-            dlclose(h);                                                        \
-            return -1;                                                         \
-        }                                                                      \
+#define RESOLVE(field, name)                                                                                           \
+    do {                                                                                                               \
+        *(void **)(&(field)) = dlsym(h, name);                                                                         \
+        if (!(field)) {                                                                                                \
+            snprintf(err, (size_t)errlen, "%s: missing symbol %s", path, name);                                        \
+            dlclose(h);                                                                                                \
+            return -1;                                                                                                 \
+        }                                                                                                              \
     } while (0)
 
 int ngcc_instance_open(const char *path, ngcc_instance *inst, char *err, int errlen)

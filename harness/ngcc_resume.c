@@ -72,8 +72,8 @@ cJSON *ngcc_resume_load(const char *record_path, const char *fingerprint)
     if (!r)
         return NULL; /* none yet (or unreadable): run */
     const cJSON *fp = cJSON_GetObjectItem(r, "fingerprint");
-    int ok = cJSON_IsNumber(cJSON_GetObjectItem(r, "schema")) && has_string(r, "verdict") &&
-             has_string(r, "end_utc") && cJSON_IsString(fp) && strcmp(fp->valuestring, fingerprint) == 0;
+    int ok = cJSON_IsNumber(cJSON_GetObjectItem(r, "schema")) && has_string(r, "verdict") && has_string(r, "end_utc") &&
+             cJSON_IsString(fp) && strcmp(fp->valuestring, fingerprint) == 0;
     if (!ok) {
         cJSON_Delete(r);
         return NULL;

@@ -39,8 +39,10 @@ int ngcc_sandbox_scratch(char *out, size_t len)
         snprintf(out, len, "%s", dir);
     }
     if (ngcc_mkdirs(out, 1)) {
-        fprintf(stderr, "ngcc: cannot create the scratch folder %s: %s; set NGCC_SCRATCH_DIR to a writable "
-                        "folder inside the build tree\n", out, strerror(errno));
+        fprintf(stderr,
+                "ngcc: cannot create the scratch folder %s: %s; set NGCC_SCRATCH_DIR to a writable "
+                "folder inside the build tree\n",
+                out, strerror(errno));
         return -1;
     }
     return 0;
@@ -107,19 +109,20 @@ static void isolate_files(const ngcc_sandbox_spec *s, char *note, size_t len)
         return;
     }
     unsigned long long w = LANDLOCK_ACCESS_FS_WRITE_FILE | LANDLOCK_ACCESS_FS_REMOVE_DIR |
-                           LANDLOCK_ACCESS_FS_REMOVE_FILE | LANDLOCK_ACCESS_FS_MAKE_CHAR |
-                           LANDLOCK_ACCESS_FS_MAKE_DIR | LANDLOCK_ACCESS_FS_MAKE_REG | LANDLOCK_ACCESS_FS_MAKE_SOCK |
-                           LANDLOCK_ACCESS_FS_MAKE_FIFO | LANDLOCK_ACCESS_FS_MAKE_BLOCK | LANDLOCK_ACCESS_FS_MAKE_SYM;
+                           LANDLOCK_ACCESS_FS_REMOVE_FILE | LANDLOCK_ACCESS_FS_MAKE_CHAR | LANDLOCK_ACCESS_FS_MAKE_DIR |
+                           LANDLOCK_ACCESS_FS_MAKE_REG | LANDLOCK_ACCESS_FS_MAKE_SOCK | LANDLOCK_ACCESS_FS_MAKE_FIFO |
+                           LANDLOCK_ACCESS_FS_MAKE_BLOCK | LANDLOCK_ACCESS_FS_MAKE_SYM;
     if (abi >= 2)
         w |= LANDLOCK_ACCESS_FS_REFER;
     if (abi >= 3)
         w |= LANDLOCK_ACCESS_FS_TRUNCATE;
     struct landlock_ruleset_attr attr = {.handled_access_fs = w};
     int rs = (int)syscall(SYS_landlock_create_ruleset, &attr, sizeof attr, 0);
-    int ok = rs >= 0 && allow_beneath(rs, s->scratch, w) == 0 &&
-             allow_beneath(rs, "/dev", LANDLOCK_ACCESS_FS_WRITE_FILE | (abi >= 3 ? LANDLOCK_ACCESS_FS_TRUNCATE : 0)) == 0 &&
-             extra_writable(rs, w) == 0 && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0 &&
-             syscall(SYS_landlock_restrict_self, rs, 0) == 0;
+    int ok =
+        rs >= 0 && allow_beneath(rs, s->scratch, w) == 0 &&
+        allow_beneath(rs, "/dev", LANDLOCK_ACCESS_FS_WRITE_FILE | (abi >= 3 ? LANDLOCK_ACCESS_FS_TRUNCATE : 0)) == 0 &&
+        extra_writable(rs, w) == 0 && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0 &&
+        syscall(SYS_landlock_restrict_self, rs, 0) == 0;
     int err = errno;
     if (rs >= 0)
         close(rs);

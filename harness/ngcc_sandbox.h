@@ -5,9 +5,9 @@
 #include <stddef.h>
 
 typedef struct {
-    const char *scratch;         /* working folder, the only writable one */
-    unsigned long mem_limit_mb;  /* address space on top of the current mappings; 0: none */
-    long long log_limit_bytes;   /* RLIMIT_FSIZE of the files the child writes; 0: none */
+    const char *scratch;        /* working folder, the only writable one */
+    unsigned long mem_limit_mb; /* address space on top of the current mappings; 0: none */
+    long long log_limit_bytes;  /* RLIMIT_FSIZE of the files the child writes; 0: none */
 } ngcc_sandbox_spec;
 
 /* Parent side: the scratch folder ($NGCC_SCRATCH_DIR, else ./ngcc-scratch)

@@ -2,9 +2,8 @@
 #include <string.h>
 
 static const char *const names[NGCC_VERDICT_COUNT] = {
-    "PASS", "RECORDED", "NOBASELINE", "SKIP", "REGRESSION", "NOKAT", "MISMATCH", "MALLEABLE", "CRYPTOFAIL", "OVERFLOW", "UNDEFINED",
-    "TIMEOUT",
-    "CRASH", "MEMLIMIT", "LOADFAIL", "BUILDFAIL", "ERROR",
+    "PASS",     "RECORDED",  "NOBASELINE", "SKIP",  "REGRESSION", "NOKAT",    "MISMATCH",  "MALLEABLE", "CRYPTOFAIL",
+    "OVERFLOW", "UNDEFINED", "TIMEOUT",    "CRASH", "MEMLIMIT",   "LOADFAIL", "BUILDFAIL", "ERROR",
 };
 
 const char *ngcc_verdict_name(ngcc_verdict v)

@@ -142,8 +142,7 @@ static void report_change(const char *key, const char *name, const cJSON *old, c
     const char *field = get(e, "median") ? "median" : get(e, "peak_rss_kb") ? "peak_rss_kb" : "loadable_total";
     double nv = num(e, field), ov = num(old, field);
     if (old && ov > 0)
-        printf("ngcc-baseline: %s %s: %s %.0f (was %.0f, %+.1f%%)\n", key, name, field, nv, ov,
-               100 * (nv / ov - 1));
+        printf("ngcc-baseline: %s %s: %s %.0f (was %.0f, %+.1f%%)\n", key, name, field, nv, ov, 100 * (nv / ov - 1));
     else
         printf("ngcc-baseline: %s %s: %s %.0f (new)\n", key, name, field, nv);
 }
@@ -290,8 +289,9 @@ static int write_out(cJSON *doc)
     cJSON *out = cJSON_CreateObject();
     cJSON_AddNumberToObject(out, "schema", 1);
     cJSON_AddStringToObject(out, "system", B.system);
-    cJSON_AddStringToObject(out, "note", "baselines recorded by ngcc-baseline from the records of a run; "
-                                         "an entry's optional \"tolerance\" overrides the run's");
+    cJSON_AddStringToObject(out, "note",
+                            "baselines recorded by ngcc-baseline from the records of a run; "
+                            "an entry's optional \"tolerance\" overrides the run's");
     cJSON_AddItemToObject(out, "instances", sorted(get(doc, "instances")));
     char *text = cJSON_Print(out);
     cJSON_Delete(out);
@@ -308,21 +308,39 @@ static int write_out(cJSON *doc)
 
 static int parse(int argc, char **argv)
 {
-    static const struct option lo[] = {{"records", 1, 0, 'r'}, {"out", 1, 0, 'o'}, {"system", 1, 0, 's'},
-                                       {"only", 1, 0, 'O'}, {"allow-timed-anyway", 0, 0, 'a'},
-                                       {"dry-run", 0, 0, 'n'}, {0, 0, 0, 0}};
+    static const struct option lo[] = {{"records", 1, 0, 'r'},
+                                       {"out", 1, 0, 'o'},
+                                       {"system", 1, 0, 's'},
+                                       {"only", 1, 0, 'O'},
+                                       {"allow-timed-anyway", 0, 0, 'a'},
+                                       {"dry-run", 0, 0, 'n'},
+                                       {0, 0, 0, 0}};
     B.only = calloc((size_t)argc, sizeof *B.only);
     B.records = calloc((size_t)argc, sizeof *B.records);
     int c;
     while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
         switch (c) {
-        case 'r': B.records[B.nrecords++] = optarg; break;
-        case 'o': B.out = optarg; break;
-        case 's': B.system = optarg; break;
-        case 'O': B.only[B.nonly++] = optarg; break;
-        case 'a': B.allow_anyway = 1; break;
-        case 'n': B.dry_run = 1; break;
-        default: fputs(usage, stderr); return 2;
+        case 'r':
+            B.records[B.nrecords++] = optarg;
+            break;
+        case 'o':
+            B.out = optarg;
+            break;
+        case 's':
+            B.system = optarg;
+            break;
+        case 'O':
+            B.only[B.nonly++] = optarg;
+            break;
+        case 'a':
+            B.allow_anyway = 1;
+            break;
+        case 'n':
+            B.dry_run = 1;
+            break;
+        default:
+            fputs(usage, stderr);
+            return 2;
         }
     }
     if (!B.nrecords || !B.out || !B.system || optind < argc) {
@@ -345,8 +363,7 @@ int main(int argc, char **argv)
     B.collected = cJSON_CreateObject();
     for (int i = 0; i < B.nrecords; i++)
         if (nftw(B.records[i], visit, 16, FTW_PHYS) != 0) {
-            fprintf(stderr, "ngcc-baseline: cannot walk %s; run the perf tests first (ctest -L perf)\n",
-                    B.records[i]);
+            fprintf(stderr, "ngcc-baseline: cannot walk %s; run the perf tests first (ctest -L perf)\n", B.records[i]);
             return 1;
         }
     install_all();

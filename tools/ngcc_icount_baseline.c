@@ -32,8 +32,8 @@ static int visit(const char *path, const struct stat *st, int type, struct FTW *
     cJSON *r = ngcc_record_load(path);
     const cJSON *med = cJSON_GetObjectItemCaseSensitive(r, "median");
     const cJSON *method = cJSON_GetObjectItemCaseSensitive(r, "method");
-    if (!r || strcmp(str(r, "kind"), "icount") || !cJSON_IsNumber(med) || med->valuedouble <= 0 ||
-        !*str(r, "name") || !*str(r, "op")) {
+    if (!r || strcmp(str(r, "kind"), "icount") || !cJSON_IsNumber(med) || med->valuedouble <= 0 || !*str(r, "name") ||
+        !*str(r, "op")) {
         cJSON_Delete(r);
         return 0;
     }
@@ -91,7 +91,8 @@ int main(int argc, char **argv)
         else if (!strncmp(argv[i], "--compiler=", 11))
             compiler = argv[i] + 11;
         else {
-            fprintf(stderr, "usage: ngcc-icount-baseline --records <dir> --out <file> [--arch A] [--compiler=ID VER]\n");
+            fprintf(stderr,
+                    "usage: ngcc-icount-baseline --records <dir> --out <file> [--arch A] [--compiler=ID VER]\n");
             return 2;
         }
     }

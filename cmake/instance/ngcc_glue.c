@@ -18,21 +18,15 @@ extern DRNG_ctx drng_algorithm;
 #endif
 
 static const ngcc_meta meta = {
-    NGCC_CONTROL_ABI,
-    NGCC_CANDIDATE,
-    NGCC_INSTANCE,
-    NGCC_ALGORITHM_INSTANCE,
-    NGCC_TYPE,
-    NGCC_IMPL_VARIANT,
-    NGCC_BUILD_VARIANT,
-    NGCC_FLAGSET,
-    NGCC_COMPILER,
-    NGCC_FLAGS,
-    NGCC_BLANK,
-    NGCC_DRNG_BY_SUBMISSION,
+    NGCC_CONTROL_ABI, NGCC_CANDIDATE,    NGCC_INSTANCE,      NGCC_ALGORITHM_INSTANCE,
+    NGCC_TYPE,        NGCC_IMPL_VARIANT, NGCC_BUILD_VARIANT, NGCC_FLAGSET,
+    NGCC_COMPILER,    NGCC_FLAGS,        NGCC_BLANK,         NGCC_DRNG_BY_SUBMISSION,
 };
 
-const ngcc_meta *ngcc_meta_get(void) { return &meta; }
+const ngcc_meta *ngcc_meta_get(void)
+{
+    return &meta;
+}
 
 int ngcc_seed(const unsigned char *seed, unsigned long long len_bytes)
 {

@@ -66,8 +66,8 @@ static inline unsigned long long prof_enter(void)
 }
 
 /* ... and the first thing after it */
-static inline void prof_leave(int slot, unsigned long long t0, int counted,
-                              unsigned long long bits_in, unsigned long long bits_out)
+static inline void prof_leave(int slot, unsigned long long t0, int counted, unsigned long long bits_in,
+                              unsigned long long bits_out)
 {
     unsigned long long t1 = depth == 1 ? ngcc_prof_ticks() : 0;
     ngcc_prof_sym *c = &counters[slot];
@@ -129,7 +129,10 @@ int __wrap_init_random_number(DRNG_ctx *ctx, const unsigned char *seed, unsigned
 
 /* ---- control surface ---- */
 
-int ngcc_prof_abi(void) { return NGCC_PROF_ABI; }
+int ngcc_prof_abi(void)
+{
+    return NGCC_PROF_ABI;
+}
 
 void ngcc_prof_reset(void)
 {

@@ -54,10 +54,8 @@ static void aux_hmac_prepare(aux_hmac_key_state *ks)
 }
 
 /* HMAC(a || b) over the bit strings a (abits) and b (bbits). */
-static void aux_hmac2(const aux_hmac_key_state *ks,
-                      const unsigned char *a, unsigned long long abits,
-                      const unsigned char *b, unsigned long long bbits,
-                      unsigned char mac[AUX_SM3_BYTES])
+static void aux_hmac2(const aux_hmac_key_state *ks, const unsigned char *a, unsigned long long abits,
+                      const unsigned char *b, unsigned long long bbits, unsigned char mac[AUX_SM3_BYTES])
 {
     ngcc_iccs_sm3_ctx ctx = ks->inner;
     unsigned char inner[AUX_SM3_BYTES];
@@ -77,9 +75,8 @@ static void aux_hmac256(const aux_hmac_key_state *ks, const unsigned char x[AUX_
 }
 
 /* SM3(a || b) over bit strings */
-static void aux_sm3_2(const unsigned char *a, unsigned long long abits,
-                      const unsigned char *b, unsigned long long bbits,
-                      unsigned char out[AUX_SM3_BYTES])
+static void aux_sm3_2(const unsigned char *a, unsigned long long abits, const unsigned char *b,
+                      unsigned long long bbits, unsigned char out[AUX_SM3_BYTES])
 {
     ngcc_iccs_sm3_ctx ctx;
     ngcc_iccs_sm3_init(&ctx);
@@ -89,8 +86,7 @@ static void aux_sm3_2(const unsigned char *a, unsigned long long abits,
 }
 
 /* ---- sm3hash --------------------------------------------------------------- */
-int sm3hash(int digest_len_bits, const unsigned char *msg, unsigned long long msg_len_bits,
-            unsigned char *digest)
+int sm3hash(int digest_len_bits, const unsigned char *msg, unsigned long long msg_len_bits, unsigned char *digest)
 {
     if (digest_len_bits != 256) {
         aux_bad_length();
@@ -109,21 +105,25 @@ int sm3hash(int digest_len_bits, const unsigned char *msg, unsigned long long ms
  *         h4 = SM3(k3 || h3 || k4); h1 || h2 || h3 || h4
  * Results are built in a local buffer and copied out at the end, so the
  * digest may alias msg. */
-int pseudohash(int digest_len_bits, const unsigned char *msg, unsigned long long msg_len_bits,
-               unsigned char *digest)
+int pseudohash(int digest_len_bits, const unsigned char *msg, unsigned long long msg_len_bits, unsigned char *digest)
 {
     aux_hmac_key_state ks;
     unsigned char tag[2];
     unsigned char k1[AUX_SM3_BYTES], k2[AUX_SM3_BYTES], k3[AUX_SM3_BYTES], k4[AUX_SM3_BYTES];
     unsigned char h[4 * AUX_SM3_BYTES]; /* h1 h2 h3 h4 */
-    unsigned char *h1 = h, *h2 = h + AUX_SM3_BYTES, *h3 = h + 2 * AUX_SM3_BYTES,
-                  *h4 = h + 3 * AUX_SM3_BYTES;
+    unsigned char *h1 = h, *h2 = h + AUX_SM3_BYTES, *h3 = h + 2 * AUX_SM3_BYTES, *h4 = h + 3 * AUX_SM3_BYTES;
     ngcc_iccs_sm3_ctx ctx;
 
     switch (digest_len_bits) {
-    case 512: tag[0] = 0x02; break;
-    case 768: tag[0] = 0x03; break;
-    case 1024: tag[0] = 0x04; break;
+    case 512:
+        tag[0] = 0x02;
+        break;
+    case 768:
+        tag[0] = 0x03;
+        break;
+    case 1024:
+        tag[0] = 0x04;
+        break;
     default:
         aux_bad_length();
         return -4;
@@ -164,8 +164,8 @@ int pseudohash(int digest_len_bits, const unsigned char *msg, unsigned long long
  * submission that ships no auxfunc.c must not look faster than one that
  * ships the official file. Define NGCC_ICCS_XOF_MIDSTATE to absorb M once and
  * clone the SM3 state per counter instead (identical output, O(n + L)). */
-int pseudoXOF(unsigned long long output_len_bits, const unsigned char *msg,
-              unsigned long long msg_len_bits, unsigned char *output)
+int pseudoXOF(unsigned long long output_len_bits, const unsigned char *msg, unsigned long long msg_len_bits,
+              unsigned char *output)
 {
     unsigned long long nbytes = (output_len_bits + 7) / 8;
     unsigned int rem = (unsigned int)(output_len_bits & 7U);

@@ -17,8 +17,7 @@
 /* Hash_df(prefix || data) -> SEEDLEN bytes, for a 440-bit result:
  * T_i = SM3(i || 0x000001B8 || prefix || data), i = 1, 2; output the first 55
  * bytes of T_1 || T_2. prefix may be NULL (prefix_len 0). */
-static void drng_hash_df(unsigned char out[SEEDLEN],
-                         const unsigned char *prefix, unsigned long long prefix_len,
+static void drng_hash_df(unsigned char out[SEEDLEN], const unsigned char *prefix, unsigned long long prefix_len,
                          const unsigned char *data, unsigned long long data_len)
 {
     unsigned char head[5] = {0x01, 0x00, 0x00, 0x01, 0xB8};
@@ -82,8 +81,7 @@ int init_random_number(DRNG_ctx *drng, const unsigned char *seed, unsigned long 
     return 0;
 }
 
-int get_random_number(DRNG_ctx *drng, unsigned char *random_number,
-                      unsigned long long random_number_len_bits)
+int get_random_number(DRNG_ctx *drng, unsigned char *random_number, unsigned long long random_number_len_bits)
 {
     static const unsigned char three = 0x03;
     unsigned long long nbytes = (random_number_len_bits + 7) / 8;

@@ -26,22 +26,14 @@ static inline void store_be32(unsigned char *p, uint32_t v)
 
 /* Round constants already rotated: K[j] = T_j <<< (j mod 32). */
 static const uint32_t K[64] = {
-    0x79CC4519U, 0xF3988A32U, 0xE7311465U, 0xCE6228CBU,
-    0x9CC45197U, 0x3988A32FU, 0x7311465EU, 0xE6228CBCU,
-    0xCC451979U, 0x988A32F3U, 0x311465E7U, 0x6228CBCEU,
-    0xC451979CU, 0x88A32F39U, 0x11465E73U, 0x228CBCE6U,
-    0x9D8A7A87U, 0x3B14F50FU, 0x7629EA1EU, 0xEC53D43CU,
-    0xD8A7A879U, 0xB14F50F3U, 0x629EA1E7U, 0xC53D43CEU,
-    0x8A7A879DU, 0x14F50F3BU, 0x29EA1E76U, 0x53D43CECU,
-    0xA7A879D8U, 0x4F50F3B1U, 0x9EA1E762U, 0x3D43CEC5U,
-    0x7A879D8AU, 0xF50F3B14U, 0xEA1E7629U, 0xD43CEC53U,
-    0xA879D8A7U, 0x50F3B14FU, 0xA1E7629EU, 0x43CEC53DU,
-    0x879D8A7AU, 0x0F3B14F5U, 0x1E7629EAU, 0x3CEC53D4U,
-    0x79D8A7A8U, 0xF3B14F50U, 0xE7629EA1U, 0xCEC53D43U,
-    0x9D8A7A87U, 0x3B14F50FU, 0x7629EA1EU, 0xEC53D43CU,
-    0xD8A7A879U, 0xB14F50F3U, 0x629EA1E7U, 0xC53D43CEU,
-    0x8A7A879DU, 0x14F50F3BU, 0x29EA1E76U, 0x53D43CECU,
-    0xA7A879D8U, 0x4F50F3B1U, 0x9EA1E762U, 0x3D43CEC5U,
+    0x79CC4519U, 0xF3988A32U, 0xE7311465U, 0xCE6228CBU, 0x9CC45197U, 0x3988A32FU, 0x7311465EU, 0xE6228CBCU,
+    0xCC451979U, 0x988A32F3U, 0x311465E7U, 0x6228CBCEU, 0xC451979CU, 0x88A32F39U, 0x11465E73U, 0x228CBCE6U,
+    0x9D8A7A87U, 0x3B14F50FU, 0x7629EA1EU, 0xEC53D43CU, 0xD8A7A879U, 0xB14F50F3U, 0x629EA1E7U, 0xC53D43CEU,
+    0x8A7A879DU, 0x14F50F3BU, 0x29EA1E76U, 0x53D43CECU, 0xA7A879D8U, 0x4F50F3B1U, 0x9EA1E762U, 0x3D43CEC5U,
+    0x7A879D8AU, 0xF50F3B14U, 0xEA1E7629U, 0xD43CEC53U, 0xA879D8A7U, 0x50F3B14FU, 0xA1E7629EU, 0x43CEC53DU,
+    0x879D8A7AU, 0x0F3B14F5U, 0x1E7629EAU, 0x3CEC53D4U, 0x79D8A7A8U, 0xF3B14F50U, 0xE7629EA1U, 0xCEC53D43U,
+    0x9D8A7A87U, 0x3B14F50FU, 0x7629EA1EU, 0xEC53D43CU, 0xD8A7A879U, 0xB14F50F3U, 0x629EA1E7U, 0xC53D43CEU,
+    0x8A7A879DU, 0x14F50F3BU, 0x29EA1E76U, 0x53D43CECU, 0xA7A879D8U, 0x4F50F3B1U, 0x9EA1E762U, 0x3D43CEC5U,
 };
 
 #define SM3_P0(x) ((x) ^ rotl32((x), 9) ^ rotl32((x), 17))
@@ -49,44 +41,43 @@ static const uint32_t K[64] = {
 #define SM3_FF0(x, y, z) ((x) ^ (y) ^ (z))
 #define SM3_GG0(x, y, z) ((x) ^ (y) ^ (z))
 #define SM3_FF1(x, y, z) (((x) & (y)) | (((x) | (y)) & (z))) /* majority */
-#define SM3_GG1(x, y, z) ((((y) ^ (z)) & (x)) ^ (z))          /* choose */
+#define SM3_GG1(x, y, z) ((((y) ^ (z)) & (x)) ^ (z))         /* choose */
 
 /* One round with register renaming instead of moving eight words: the new A
  * lands in D's register and the new E in H's, B and F are rotated in place.
  * The caller rotates the argument order by one position per round. */
-#define SM3_ROUND(FF, GG, a, b, c, d, e, f, g, h, j)                      \
-    do {                                                                  \
-        uint32_t a12_ = rotl32((a), 12);                                  \
-        uint32_t ss1_ = rotl32(a12_ + (e) + K[(j)], 7);                   \
-        uint32_t ss2_ = ss1_ ^ a12_;                                      \
-        uint32_t tt1_ = FF((a), (b), (c)) + (d) + ss2_ + (w[(j)] ^ w[(j) + 4]); \
-        uint32_t tt2_ = GG((e), (f), (g)) + (h) + ss1_ + w[(j)];          \
-        (b) = rotl32((b), 9);                                             \
-        (f) = rotl32((f), 19);                                            \
-        (d) = tt1_;                                                       \
-        (h) = SM3_P0(tt2_);                                               \
+#define SM3_ROUND(FF, GG, a, b, c, d, e, f, g, h, j)                                                                   \
+    do {                                                                                                               \
+        uint32_t a12_ = rotl32((a), 12);                                                                               \
+        uint32_t ss1_ = rotl32(a12_ + (e) + K[(j)], 7);                                                                \
+        uint32_t ss2_ = ss1_ ^ a12_;                                                                                   \
+        uint32_t tt1_ = FF((a), (b), (c)) + (d) + ss2_ + (w[(j)] ^ w[(j) + 4]);                                        \
+        uint32_t tt2_ = GG((e), (f), (g)) + (h) + ss1_ + w[(j)];                                                       \
+        (b) = rotl32((b), 9);                                                                                          \
+        (f) = rotl32((f), 19);                                                                                         \
+        (d) = tt1_;                                                                                                    \
+        (h) = SM3_P0(tt2_);                                                                                            \
     } while (0)
 
 /* Message expansion W[i], i = 16..67, computed just before round i - 4 needs it. */
-#define SM3_EXPAND(i) \
-    (w[(i)] = SM3_P1(w[(i) - 16] ^ w[(i) - 9] ^ rotl32(w[(i) - 3], 15)) ^ rotl32(w[(i) - 13], 7) ^ w[(i) - 6])
+#define SM3_EXPAND(i) (w[(i)] = SM3_P1(w[(i)-16] ^ w[(i)-9] ^ rotl32(w[(i)-3], 15)) ^ rotl32(w[(i)-13], 7) ^ w[(i)-6])
 
-#define SM3_ROUND4(FF, GG, j)                                             \
-    do {                                                                  \
-        SM3_ROUND(FF, GG, A, B, C, D, E, F, G, H, (j));                   \
-        SM3_ROUND(FF, GG, D, A, B, C, H, E, F, G, (j) + 1);               \
-        SM3_ROUND(FF, GG, C, D, A, B, G, H, E, F, (j) + 2);               \
-        SM3_ROUND(FF, GG, B, C, D, A, F, G, H, E, (j) + 3);               \
+#define SM3_ROUND4(FF, GG, j)                                                                                          \
+    do {                                                                                                               \
+        SM3_ROUND(FF, GG, A, B, C, D, E, F, G, H, (j));                                                                \
+        SM3_ROUND(FF, GG, D, A, B, C, H, E, F, G, (j) + 1);                                                            \
+        SM3_ROUND(FF, GG, C, D, A, B, G, H, E, F, (j) + 2);                                                            \
+        SM3_ROUND(FF, GG, B, C, D, A, F, G, H, E, (j) + 3);                                                            \
     } while (0)
 
 /* four rounds j..j+3 that first expand W[j+4..j+7] */
-#define SM3_ROUND4X(FF, GG, j)                                            \
-    do {                                                                  \
-        SM3_EXPAND((j) + 4);                                              \
-        SM3_EXPAND((j) + 5);                                              \
-        SM3_EXPAND((j) + 6);                                              \
-        SM3_EXPAND((j) + 7);                                              \
-        SM3_ROUND4(FF, GG, (j));                                          \
+#define SM3_ROUND4X(FF, GG, j)                                                                                         \
+    do {                                                                                                               \
+        SM3_EXPAND((j) + 4);                                                                                           \
+        SM3_EXPAND((j) + 5);                                                                                           \
+        SM3_EXPAND((j) + 6);                                                                                           \
+        SM3_EXPAND((j) + 7);                                                                                           \
+        SM3_ROUND4(FF, GG, (j));                                                                                       \
     } while (0)
 
 /* Compress nblk consecutive 64-byte blocks starting at p into h.
@@ -120,8 +111,14 @@ static void sm3_compress_blocks(uint32_t h[8], const unsigned char *p, size_t nb
         SM3_ROUND4X(SM3_FF1, SM3_GG1, 56);
         SM3_ROUND4X(SM3_FF1, SM3_GG1, 60);
 
-        h[0] ^= A; h[1] ^= B; h[2] ^= C; h[3] ^= D;
-        h[4] ^= E; h[5] ^= F; h[6] ^= G; h[7] ^= H;
+        h[0] ^= A;
+        h[1] ^= B;
+        h[2] ^= C;
+        h[3] ^= D;
+        h[4] ^= E;
+        h[5] ^= F;
+        h[6] ^= G;
+        h[7] ^= H;
         p += 64;
     }
 }
@@ -265,8 +262,7 @@ void ngcc_iccs_sm3_final(ngcc_iccs_sm3_ctx *ctx, unsigned char digest[NGCC_ICCS_
         store_be32(digest + 4 * i, ctx->h[i]);
 }
 
-void ngcc_iccs_sm3(const unsigned char *msg, unsigned long long nbits,
-                   unsigned char digest[NGCC_ICCS_SM3_DIGEST_BYTES])
+void ngcc_iccs_sm3(const unsigned char *msg, unsigned long long nbits, unsigned char digest[NGCC_ICCS_SM3_DIGEST_BYTES])
 {
     ngcc_iccs_sm3_ctx ctx;
     ngcc_iccs_sm3_init(&ctx);

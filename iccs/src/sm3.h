@@ -33,9 +33,9 @@ extern "C" {
 #define NGCC_ICCS_SM3_BLOCK_BYTES 64
 
 typedef struct {
-    uint32_t h[8];                /* chaining value */
-    unsigned long long nblocks;   /* 512-bit blocks compressed so far */
-    unsigned int used;            /* bits pending in buf, 0..511 */
+    uint32_t h[8];              /* chaining value */
+    unsigned long long nblocks; /* 512-bit blocks compressed so far */
+    unsigned int used;          /* bits pending in buf, 0..511 */
     unsigned char buf[NGCC_ICCS_SM3_BLOCK_BYTES];
 } ngcc_iccs_sm3_ctx;
 
@@ -44,12 +44,10 @@ NGCC_ICCS_HIDDEN void ngcc_iccs_sm3_init(ngcc_iccs_sm3_ctx *ctx);
 /* Absorb the first nbits bits of data (MSB-first). The context may currently
  * hold any number of bits: concatenation is at bit level. Reads exactly
  * ceil(nbits/8) bytes; data may be NULL when nbits is 0. */
-NGCC_ICCS_HIDDEN void ngcc_iccs_sm3_update(ngcc_iccs_sm3_ctx *ctx, const unsigned char *data,
-                                           unsigned long long nbits);
+NGCC_ICCS_HIDDEN void ngcc_iccs_sm3_update(ngcc_iccs_sm3_ctx *ctx, const unsigned char *data, unsigned long long nbits);
 
 /* Pad, write the 32-byte digest. The context must be re-initialised before reuse. */
-NGCC_ICCS_HIDDEN void ngcc_iccs_sm3_final(ngcc_iccs_sm3_ctx *ctx,
-                                          unsigned char digest[NGCC_ICCS_SM3_DIGEST_BYTES]);
+NGCC_ICCS_HIDDEN void ngcc_iccs_sm3_final(ngcc_iccs_sm3_ctx *ctx, unsigned char digest[NGCC_ICCS_SM3_DIGEST_BYTES]);
 
 /* One-shot: digest of the first nbits bits of msg. */
 NGCC_ICCS_HIDDEN void ngcc_iccs_sm3(const unsigned char *msg, unsigned long long nbits,

@@ -7,16 +7,16 @@
 
 typedef struct {
     FILE *ref;
-    long ref_line;        /* physical line number in the reference */
-    long records;         /* compare the first N records */
-    long cur_record;      /* record of the current produced line */
-    int stopped;          /* past the compared records */
-    int ref_done;         /* the reference has no more lines */
+    long ref_line;   /* physical line number in the reference */
+    long records;    /* compare the first N records */
+    long cur_record; /* record of the current produced line */
+    int stopped;     /* past the compared records */
+    int ref_done;    /* the reference has no more lines */
     char *rbuf;
     size_t rcap;
     /* results */
     long tolerated_blank_len;
-    int mismatch;         /* a difference was found */
+    int mismatch; /* a difference was found */
     long mm_record, mm_line, mm_col;
     char mm_expected[136], mm_got[136];
     unsigned char *record_bad; /* [records]: 1 if a line of record r differed */

@@ -32,8 +32,8 @@
 #define MAX_EVENTS_PER_RECORD 8
 
 typedef struct {
-    int produced;  /* its Count line was seen */
-    int complete;  /* the next record or #DONE followed */
+    int produced; /* its Count line was seen */
+    int complete; /* the next record or #DONE followed */
     int nevents;
     char events[MAX_EVENTS_PER_RECORD][200];
     int crypto_bad;   /* call / ssdiff */
@@ -140,8 +140,8 @@ static int budget_extend(int k, double now, double longest)
     K.extend_to = want;
     snprintf(K.budget_note, sizeof K.budget_note,
              "after record %d (%.1f s) the next would end past the budget %.0f s, but the only reference covers %d "
-             "records (~%.0f s, inside the %.0f s timeout): ran on to them", k, now, K.budget, want,
-             now + longest * (want - (k + 1)), K.f.timeout);
+             "records (~%.0f s, inside the %.0f s timeout): ran on to them",
+             k, now, K.budget, want, now + longest * (want - (k + 1)), K.f.timeout);
     return 1;
 }
 
@@ -168,12 +168,13 @@ static void budget_after_record(int k)
     if (K.extend_to)
         snprintf(K.budget_note, sizeof K.budget_note,
                  "%d records would take ~%.0f s > budget %.0f s: ran the first %d, past the budget because the only "
-                 "reference covers %d records and they fitted the %.0f s timeout (%.1f s)", K.records,
-                 now / (k + 1) * K.records, K.budget, k + 1, K.extend_to, K.f.timeout, now);
+                 "reference covers %d records and they fitted the %.0f s timeout (%.1f s)",
+                 K.records, now / (k + 1) * K.records, K.budget, k + 1, K.extend_to, K.f.timeout, now);
     else
         snprintf(K.budget_note, sizeof K.budget_note,
                  "%d records would take ~%.0f s > budget %.0f s: ran the first %d (%.1f s; the next record would end "
-                 "at ~%.0f s)", K.records, now / (k + 1) * K.records, K.budget, k + 1, now, now + longest);
+                 "at ~%.0f s)",
+                 K.records, now / (k + 1) * K.records, K.budget, k + 1, now, now + longest);
 }
 
 /* #B <record> <op> | #T <record> <op> <seconds> | #R <record> */
@@ -314,8 +315,8 @@ static void manifest_lookup(void)
         for (int j = i + 1; j < K.mcount && !K.manifest_error; j++) {
             ngcc_manifest_line *a = &K.mlines[i], *b = &K.mlines[j];
             int other_path = strcmp(a->path, b->path) != 0;
-            int contradict = !other_path && a->records == b->records && a->nolen == b->nolen &&
-                             strcmp(a->hex, b->hex) != 0;
+            int contradict =
+                !other_path && a->records == b->records && a->nolen == b->nolen && strcmp(a->hex, b->hex) != 0;
             if (!other_path && !contradict)
                 continue;
             K.manifest_error = 1;
@@ -359,7 +360,7 @@ static void manifest_choose(void)
     long n = m->records ? m->records : K.records;
     snprintf(K.manifest_note, sizeof K.manifest_note, "%s line %ld (\"%.300s\"): %s%ld records%s", K.manifest, m->line,
              m->text, m->records ? "" : "the whole file, taken as ", n,
-             n == K.run_records ? ", as many as were run"
+             n == K.run_records  ? ", as many as were run"
              : n < K.run_records ? ", fewer than were run: the first ones are compared"
                                  : ", more than were run: it cannot be checked");
 }
@@ -485,12 +486,14 @@ static void judge(void)
         char call[32] = "";
         if (K.cur_op[0]) {
             api_call_name(K.cur_op, call, sizeof call);
-            snprintf(d, dl, "no result after %.0f s, in record %d inside %s (running for %.0f s; %d of %d records "
-                            "complete); raise the \"timeouts\" {\"kat\": S} override",
+            snprintf(d, dl,
+                     "no result after %.0f s, in record %d inside %s (running for %.0f s; %d of %d records "
+                     "complete); raise the \"timeouts\" {\"kat\": S} override",
                      K.f.timeout, K.cur_op_rec, call, ngcc_now() - K.cur_op_t0, done_records, K.records);
         } else {
-            snprintf(d, dl, "no result after %.0f s, in record %d (%d of %d records complete); raise the "
-                            "\"timeouts\" {\"kat\": S} override or reduce \"kat_records\"",
+            snprintf(d, dl,
+                     "no result after %.0f s, in record %d (%d of %d records complete); raise the "
+                     "\"timeouts\" {\"kat\": S} override or reduce \"kat_records\"",
                      K.f.timeout, K.cur < 0 ? 0 : K.cur, done_records, K.records);
         }
         K.f.verdict = NGCC_TIMEOUT;
@@ -535,8 +538,10 @@ static void judge(void)
         if (!p) {
             if (tv == NGCC_PASS && !K.have_ref) {
                 tv = NGCC_NOKAT;
-                snprintf(text, sizeof text, "the only reference, %s, covers %ld records but %d were run; "
-                         "add a ':%d' manifest line (ngcc-manifest --records %d)%s", K.manifest_note, n, R, R, R,
+                snprintf(text, sizeof text,
+                         "the only reference, %s, covers %ld records but %d were run; "
+                         "add a ':%d' manifest line (ngcc-manifest --records %d)%s",
+                         K.manifest_note, n, R, R, R,
                          K.stopped ? " or raise NGCC_KAT_BUDGET_S" : " or raise \"kat_records\"");
             } else {
                 snprintf(note, sizeof note, "; not checked: %s", K.manifest_note);
@@ -545,8 +550,9 @@ static void judge(void)
             K.manifest_ok = 0;
             if (tv == NGCC_PASS) {
                 tv = NGCC_MISMATCH;
-                snprintf(text, sizeof text, "canonical SHA-256 of the first %ld records (%s) is %s, manifest %s says %s",
-                         n, K.manifest_nolen ? "nolen" : "strict", p, K.manifest, K.manifest_hex);
+                snprintf(text, sizeof text,
+                         "canonical SHA-256 of the first %ld records (%s) is %s, manifest %s says %s", n,
+                         K.manifest_nolen ? "nolen" : "strict", p, K.manifest, K.manifest_hex);
             }
         } else {
             K.manifest_ok = 1;
@@ -557,7 +563,8 @@ static void judge(void)
         snprintf(text, sizeof text, "ambiguous manifest: %s", K.manifest_note);
     } else if (!K.have_ref && !K.have_manifest && !K.kat_sha256) {
         tv = NGCC_NOKAT;
-        snprintf(text, sizeof text, "no submitted KAT file (%s) and no kat.sha256 manifest line%s%s; put the file "
+        snprintf(text, sizeof text,
+                 "no submitted KAT file (%s) and no kat.sha256 manifest line%s%s; put the file "
                  "under Test_Vector/ or add a manifest line; the produced text's canonical SHA-256 is %s",
                  K.mkey ? K.mkey : "?", K.manifest ? " for that file name in " : "", K.manifest ? K.manifest : "",
                  K.produced_hex);
@@ -618,8 +625,8 @@ static void apply_memlimit(void)
     char mem[300], was[sizeof K.f.detail];
     ngcc_child_memlimit_detail(&K.child, mem, sizeof mem);
     snprintf(was, sizeof was, "%s", K.f.detail);
-    snprintf(K.f.detail, sizeof K.f.detail, "%.300s (it then looked like %s: %.250s)", mem, ngcc_verdict_name(K.f.verdict),
-             was);
+    snprintf(K.f.detail, sizeof K.f.detail, "%.300s (it then looked like %s: %.250s)", mem,
+             ngcc_verdict_name(K.f.verdict), was);
     K.f.verdict = NGCC_MEMLIMIT;
 }
 
@@ -635,8 +642,8 @@ static void case_text(void **state)
         fail_msg("record %d was not produced completely (%s)", r, ngcc_verdict_name(K.f.verdict));
     if (K.have_ref) {
         if (K.cmp.record_bad[r] && K.cmp.mm_record == r)
-            fail_msg("record %d text differs from %s: first difference at line %ld column %ld", r, K.ref,
-                     K.cmp.mm_line, K.cmp.mm_col);
+            fail_msg("record %d text differs from %s: first difference at line %ld column %ld", r, K.ref, K.cmp.mm_line,
+                     K.cmp.mm_col);
         if (K.cmp.record_bad[r])
             fail_msg("record %d text differs from %s", r, K.ref);
     } else if (K.have_manifest) {
@@ -644,8 +651,8 @@ static void case_text(void **state)
             fail_msg("record %d: the canonical digest does not match the manifest (no per-record detail)", r);
     } else if (K.kat_sha256) {
         if (strcmp(K.kat_sha256, K.written_sha) != 0)
-            fail_msg("record %d: the written KAT file's SHA-256 %s is not %s (no per-record detail)", r,
-                     K.written_sha, K.kat_sha256);
+            fail_msg("record %d: the written KAT file's SHA-256 %s is not %s (no per-record detail)", r, K.written_sha,
+                     K.kat_sha256);
     } else {
         fail_msg("record %d: no reference to compare with (NOKAT)", r);
     }
@@ -665,8 +672,9 @@ static int run_cases(const char *group)
     int n = K.run_records;
     struct CMUnitTest *tests = calloc((size_t)(2 * n), sizeof *tests);
     case_arg *args = calloc((size_t)n, sizeof *args);
-    char (*names)[48] = calloc((size_t)(2 * n), sizeof *names);
-    int is_kem = cJSON_GetObjectItem(K.meta, "type") && strcmp(cJSON_GetObjectItem(K.meta, "type")->valuestring, "KEM") == 0;
+    char(*names)[48] = calloc((size_t)(2 * n), sizeof *names);
+    int is_kem =
+        cJSON_GetObjectItem(K.meta, "type") && strcmp(cJSON_GetObjectItem(K.meta, "type")->valuestring, "KEM") == 0;
     for (int r = 0; r < n; r++) {
         args[r].r = r;
         snprintf(names[2 * r], 48, "record_%02d_text", r);
@@ -699,7 +707,8 @@ static void write_record(void)
     }
     cJSON_AddNumberToObject(ref, "tolerated_blank_len", K.have_ref ? (double)K.cmp.tolerated_blank_len : 0);
     cJSON_AddStringToObject(ref, "manifest_searched", K.manifest ? K.manifest : "");
-    cJSON_AddStringToObject(ref, "manifest_file_name", K.mkey ? (strrchr(K.mkey, '/') ? strrchr(K.mkey, '/') + 1 : K.mkey) : "");
+    cJSON_AddStringToObject(ref, "manifest_file_name",
+                            K.mkey ? (strrchr(K.mkey, '/') ? strrchr(K.mkey, '/') + 1 : K.mkey) : "");
     cJSON *cand = cJSON_AddArrayToObject(ref, "manifest_candidates");
     for (int i = 0; i < K.mcount; i++) {
         cJSON *c = cJSON_CreateObject();
@@ -724,9 +733,10 @@ static void write_record(void)
     cJSON_AddNumberToObject(bud, "records_run", K.run_records);
     cJSON_AddBoolToObject(bud, "reduced", K.stopped);
     cJSON_AddNumberToObject(bud, "extended_to", K.extend_to);
-    cJSON_AddStringToObject(bud, "decision", K.stopped || K.extend_to ? K.budget_note
-                                             : K.budget > 0 ? "every record fitted the budget (or the run ended otherwise)"
-                                                            : "no budget");
+    cJSON_AddStringToObject(bud, "decision",
+                            K.stopped || K.extend_to ? K.budget_note
+                            : K.budget > 0           ? "every record fitted the budget (or the run ended otherwise)"
+                                                     : "no budget");
     cJSON *rs = cJSON_AddArrayToObject(bud, "record_seconds");
     for (int i = 0; i < K.run_records && K.rec[i].complete; i++)
         cJSON_AddItemToArray(rs, cJSON_CreateNumber(K.rec_end[i] - (i ? K.rec_end[i - 1] : 0)));
@@ -752,21 +762,29 @@ static void write_record(void)
     for (int i = 0; i < K.records; i++) {
         cJSON *o = cJSON_CreateObject();
         cJSON_AddNumberToObject(o, "count", i);
-        const char *text = i >= K.run_records ? "notrun_budget" : !K.rec[i].complete ? "notrun"
-                           : (K.have_ref ? (K.cmp.record_bad[i] ? "mismatch" : "match")
-                              : K.have_manifest ? (K.manifest_ok ? "match" : "mismatch") : "noref");
+        const char *text = i >= K.run_records   ? "notrun_budget"
+                           : !K.rec[i].complete ? "notrun"
+                                                : (K.have_ref        ? (K.cmp.record_bad[i] ? "mismatch" : "match")
+                                                   : K.have_manifest ? (K.manifest_ok ? "match" : "mismatch")
+                                                                     : "noref");
         cJSON_AddStringToObject(o, "text", text);
-        cJSON_AddStringToObject(o, "crypto", i >= K.run_records ? "notrun_budget" : !K.rec[i].complete ? "notrun"
-                                              : K.rec[i].overflow_bad ? "overflow"
-                                              : K.rec[i].crypto_bad ? "fail" : "ok");
+        cJSON_AddStringToObject(o, "crypto",
+                                i >= K.run_records      ? "notrun_budget"
+                                : !K.rec[i].complete    ? "notrun"
+                                : K.rec[i].overflow_bad ? "overflow"
+                                : K.rec[i].crypto_bad   ? "fail"
+                                                        : "ok");
         cJSON *ev = cJSON_AddArrayToObject(o, "events");
         for (int e = 0; e < K.rec[i].nevents; e++)
             cJSON_AddItemToArray(ev, cJSON_CreateString(K.rec[i].events[e]));
         cJSON_AddItemToArray(recs, o);
     }
     cJSON *ch = cJSON_AddObjectToObject(r, "child");
-    cJSON_AddStringToObject(ch, "end", K.stopped ? "stopped_at_budget" : K.child.end == NGCC_CHILD_EXITED ? "exited"
-                                       : K.child.end == NGCC_CHILD_SIGNALED ? "signaled" : "timeout");
+    cJSON_AddStringToObject(ch, "end",
+                            K.stopped                            ? "stopped_at_budget"
+                            : K.child.end == NGCC_CHILD_EXITED   ? "exited"
+                            : K.child.end == NGCC_CHILD_SIGNALED ? "signaled"
+                                                                 : "timeout");
     cJSON_AddNumberToObject(ch, "code", K.child.code);
     cJSON_AddNumberToObject(ch, "seconds", K.child.seconds);
     cJSON_AddStringToObject(ch, "sandbox", K.child.sandbox);
@@ -783,11 +801,20 @@ static int own_option(ngcc_frame *f, int c, const char *v)
 {
     double d;
     switch (c) {
-    case 'r': K.ref = v[0] ? v : NULL; return 0;
-    case 'm': K.manifest = v[0] ? v : NULL; return 0;
-    case 'k': K.mkey = v; return 0;
-    case 'w': K.write_kat = v[0] ? v : NULL; return 0;
-    case 'B': return ngcc_frame_number(f, "budget", v, 0, 1e7, &K.budget);
+    case 'r':
+        K.ref = v[0] ? v : NULL;
+        return 0;
+    case 'm':
+        K.manifest = v[0] ? v : NULL;
+        return 0;
+    case 'k':
+        K.mkey = v;
+        return 0;
+    case 'w':
+        K.write_kat = v[0] ? v : NULL;
+        return 0;
+    case 'B':
+        return ngcc_frame_number(f, "budget", v, 0, 1e7, &K.budget);
     case 'N':
         if (ngcc_frame_number(f, "records", v, 1, NGCC_MAX_RECORDS, &d))
             return -1;
@@ -829,8 +856,8 @@ static int written_kat_kept(void)
 int main(int argc, char **argv)
 {
     static const struct option lo[] = {
-        {"ref", 1, 0, 'r'}, {"manifest", 1, 0, 'm'}, {"manifest-key", 1, 0, 'k'}, {"records", 1, 0, 'N'},
-        {"write-kat", 1, 0, 'w'}, {"kat-sha256", 1, 0, 's'}, {"budget", 1, 0, 'B'}, {0, 0, 0, 0}};
+        {"ref", 1, 0, 'r'},       {"manifest", 1, 0, 'm'},   {"manifest-key", 1, 0, 'k'}, {"records", 1, 0, 'N'},
+        {"write-kat", 1, 0, 'w'}, {"kat-sha256", 1, 0, 's'}, {"budget", 1, 0, 'B'},       {0, 0, 0, 0}};
     static const ngcc_frame_spec spec = {"kat", "ngcc-kat", usage, lo, own_option, 0, NULL};
     K.records = 10;
     int rc = ngcc_frame_parse(&K.f, &spec, argc, argv);

@@ -120,9 +120,8 @@ static void record_end(writer *w)
 typedef int (*keygen_fn)(unsigned char *pk, ull *pk_len, unsigned char *sk, ull *sk_len);
 
 static void record_keygen(writer *w, ngcc_instance *in, keygen_fn keygen, const char *call, const char *op,
-                          ngcc_gbuf *const *bufs, const char *const *names, int nbufs,
-                          ngcc_gbuf *seed, ngcc_gbuf *pk, ull *pk_len, ull pk_claim,
-                          ngcc_gbuf *sk, ull *sk_len, ull sk_claim)
+                          ngcc_gbuf *const *bufs, const char *const *names, int nbufs, ngcc_gbuf *seed, ngcc_gbuf *pk,
+                          ull *pk_len, ull pk_claim, ngcc_gbuf *sk, ull *sk_len, ull sk_claim)
 {
     fprintf(w->out, "Seed_Len = %d\n", NGCC_KAT_SEED_BYTES);
     put_hex(w, "Seed", seed, NGCC_KAT_SEED_BYTES);
@@ -164,8 +163,8 @@ static int replay_sig(writer *w, ngcc_instance *in, int records)
         w->record = i;
         fprintf(w->out, "Count = %d\n", i);
         ngcc_katgen_next(&gen, seed.p, m.p);
-        record_keygen(w, in, a->keygen, "sig_keygen", "keygen", bufs, names, 5, &seed, &pk, &pk_len, pk_claim,
-                      &sk, &sk_len, sk_claim);
+        record_keygen(w, in, a->keygen, "sig_keygen", "keygen", bufs, names, 5, &seed, &pk, &pk_len, pk_claim, &sk,
+                      &sk_len, sk_claim);
         fprintf(w->out, "M_Len = %d\n", (int)m_len);
         put_hex(w, "M", &m, m_len);
         fflush(w->out);
@@ -213,8 +212,8 @@ static int replay_kem(writer *w, ngcc_instance *in, int records)
         w->record = i;
         fprintf(w->out, "Count = %d\n", i);
         ngcc_katgen_next(&gen, seed.p, NULL);
-        record_keygen(w, in, a->keygen, "kem_keygen", "keygen", bufs, names, 6, &seed, &pk, &pk_len, pk_claim,
-                      &sk, &sk_len, sk_claim);
+        record_keygen(w, in, a->keygen, "kem_keygen", "keygen", bufs, names, 6, &seed, &pk, &pk_len, pk_claim, &sk,
+                      &sk_len, sk_claim);
         fflush(w->out);
         double t0 = op_begin(w, "enc");
         int rc = a->enc(pk.p, pk_len, ss.p, &ss_len, ct.p, &ct_len);
@@ -275,10 +274,10 @@ int kat_replay_child(void *vargs, int wfd)
     }
     const ngcc_meta *mt = in.meta;
     w.blank = mt->blank;
-    fprintf(w.meta, "#META type %s\n#META algorithm_instance %s\n#META blank %d\n", mt->type,
-            mt->algorithm_instance, mt->blank);
-    fprintf(w.meta, "#META impl_variant %s\n#META flagset %s\n#META compiler %s\n#META flags %s\n",
-            mt->impl_variant, mt->flagset, mt->compiler, mt->flags);
+    fprintf(w.meta, "#META type %s\n#META algorithm_instance %s\n#META blank %d\n", mt->type, mt->algorithm_instance,
+            mt->blank);
+    fprintf(w.meta, "#META impl_variant %s\n#META flagset %s\n#META compiler %s\n#META flags %s\n", mt->impl_variant,
+            mt->flagset, mt->compiler, mt->flags);
     fprintf(w.meta, "#META name_valid %d\n", valid_instance_name(mt->algorithm_instance));
     int rc = in.is_kem ? replay_kem(&w, &in, args->records) : replay_sig(&w, &in, args->records);
     if (rc == 0)

@@ -19,8 +19,10 @@ int icount_baseline_load(const char *path, cJSON **out, char *err, size_t len)
     const cJSON *kind = cJSON_GetObjectItemCaseSensitive(j, "kind");
     if (!j || !cJSON_IsString(kind) || strcmp(kind->valuestring, ICOUNT_BASELINE_KIND) ||
         !cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(j, "entries"))) {
-        snprintf(err, len, "%s is not an icount baseline file (JSON with \"kind\": \"%s\" and \"entries\"): "
-                 "fix it or delete it and run the icount-baseline target", path, ICOUNT_BASELINE_KIND);
+        snprintf(err, len,
+                 "%s is not an icount baseline file (JSON with \"kind\": \"%s\" and \"entries\"): "
+                 "fix it or delete it and run the icount-baseline target",
+                 path, ICOUNT_BASELINE_KIND);
         cJSON_Delete(j);
         return -1;
     }
@@ -34,9 +36,9 @@ static const char *str(const cJSON *o, const char *k)
     return cJSON_IsString(v) ? v->valuestring : "";
 }
 
-void icount_baseline_gate(const cJSON *file, const char *path, const char *key, const char *op,
-                          const char *flagset, const char *method, int records, double median, double tol,
-                          const char *refresh, icount_gate *g)
+void icount_baseline_gate(const cJSON *file, const char *path, const char *key, const char *op, const char *flagset,
+                          const char *method, int records, double median, double tol, const char *refresh,
+                          icount_gate *g)
 {
     memset(g, 0, sizeof *g);
     const cJSON *entries = cJSON_GetObjectItemCaseSensitive(file, "entries");
@@ -44,24 +46,28 @@ void icount_baseline_gate(const cJSON *file, const char *path, const char *key, 
     const cJSON *m = cJSON_GetObjectItemCaseSensitive(e, "median");
     const cJSON *nr = cJSON_GetObjectItemCaseSensitive(e, "records");
     if (!cJSON_IsNumber(m) || m->valuedouble <= 0) {
-        snprintf(g->reason, sizeof g->reason, "no baseline of %s %s in %s; record it with: %s", key, op, path,
-                 refresh);
+        snprintf(g->reason, sizeof g->reason, "no baseline of %s %s in %s; record it with: %s", key, op, path, refresh);
         return;
     }
     if (strcmp(str(e, "flagset"), flagset)) {
-        snprintf(g->reason, sizeof g->reason, "the baseline in %s was taken with flag set %s, this build used %s: "
-                 "not comparable; refresh it with: %s", path, str(e, "flagset"), flagset, refresh);
+        snprintf(g->reason, sizeof g->reason,
+                 "the baseline in %s was taken with flag set %s, this build used %s: "
+                 "not comparable; refresh it with: %s",
+                 path, str(e, "flagset"), flagset, refresh);
         return;
     }
     if (strcmp(str(e, "method"), method)) {
-        snprintf(g->reason, sizeof g->reason, "the baseline in %s was taken with %s, this run counts with %s: "
-                 "not comparable; refresh it with: %s", path, str(e, "method"), method, refresh);
+        snprintf(g->reason, sizeof g->reason,
+                 "the baseline in %s was taken with %s, this run counts with %s: "
+                 "not comparable; refresh it with: %s",
+                 path, str(e, "method"), method, refresh);
         return;
     }
     if (!cJSON_IsNumber(nr) || (int)nr->valuedouble != records) {
-        snprintf(g->reason, sizeof g->reason, "the baseline in %s is a median over %d records, this run counts %d: "
-                 "not comparable; refresh it with: %s", path, cJSON_IsNumber(nr) ? (int)nr->valuedouble : 0,
-                 records, refresh);
+        snprintf(g->reason, sizeof g->reason,
+                 "the baseline in %s is a median over %d records, this run counts %d: "
+                 "not comparable; refresh it with: %s",
+                 path, cJSON_IsNumber(nr) ? (int)nr->valuedouble : 0, records, refresh);
         return;
     }
     g->have = 1;

@@ -16,12 +16,12 @@
 #define ICOUNT_BASELINE_KIND "icount-baseline"
 
 typedef struct {
-    int have;          /* a comparable entry: gated */
-    double baseline;   /* its median */
-    double limit;      /* baseline x (1 + tol) */
-    double change;     /* median / baseline - 1 */
+    int have;        /* a comparable entry: gated */
+    double baseline; /* its median */
+    double limit;    /* baseline x (1 + tol) */
+    double change;   /* median / baseline - 1 */
     int exceeded;
-    char reason[400];  /* why there is no gate (have == 0) */
+    char reason[400]; /* why there is no gate (have == 0) */
 } icount_gate;
 
 /* Loads the baseline file: 0 with *out (an empty object when the file does
@@ -30,9 +30,9 @@ typedef struct {
 int icount_baseline_load(const char *path, cJSON **out, char *err, size_t len);
 /* Gates median (flag set, method kind, records) against the entry key/op;
  * refresh: the one command that records baselines (named when none). */
-void icount_baseline_gate(const cJSON *file, const char *path, const char *key, const char *op,
-                          const char *flagset, const char *method, int records, double median, double tol,
-                          const char *refresh, icount_gate *g);
+void icount_baseline_gate(const cJSON *file, const char *path, const char *key, const char *op, const char *flagset,
+                          const char *method, int records, double median, double tol, const char *refresh,
+                          icount_gate *g);
 /* the median of n counts (n >= 1; the mean of the middle two when n is even) */
 double icount_median(const long long *x, int n);
 

@@ -81,8 +81,12 @@ static int own_option(ngcc_frame *f, int c, const char *v)
     double d;
     int rc = 0;
     switch (c) {
-    case 'k': I.pa.kat_record = v; break;
-    case 'A': I.pa.time_anyway = 1; break;
+    case 'k':
+        I.pa.kat_record = v;
+        break;
+    case 'A':
+        I.pa.time_anyway = 1;
+        break;
     case 'm':
         if (strcmp(v, "auto") && strcmp(v, "perf") && strcmp(v, "valgrind")) {
             fprintf(stderr, "ngcc-icount: --method %s: expected auto, perf or valgrind\n", v);
@@ -90,18 +94,43 @@ static int own_option(ngcc_frame *f, int c, const char *v)
         }
         I.method_opt = v;
         break;
-    case 'v': I.valgrind = v; break;
-    case 'b': I.baseline = v; break;
-    case 'F': I.refresh = v; break;
-    case 'L': I.ref_lib = v; break;
-    case 'N': I.ref_name = v; break;
-    case 'E': I.ref_error = v; break;
-    case 'x': rc = ngcc_frame_number(f, "tolerance", v, 0, 100, &I.tolerance); break;
-    case 'M': rc = ngcc_frame_number(f, "max-valgrind-s", v, 0, 1e7, &I.max_valgrind_s); break;
-    case 'w': rc = ngcc_frame_number(f, "slowdown", v, 1, 1e5, &I.slowdown); break;
-    case 'R': rc = ngcc_frame_number(f, "records", v, 0, MAXREC, &d); I.records_opt = (int)d; break;
-    case 'K': rc = ngcc_frame_number(f, "kat-records", v, 1, MAXREC, &d); I.kat_records = (int)d; break;
-    default: rc = -1;
+    case 'v':
+        I.valgrind = v;
+        break;
+    case 'b':
+        I.baseline = v;
+        break;
+    case 'F':
+        I.refresh = v;
+        break;
+    case 'L':
+        I.ref_lib = v;
+        break;
+    case 'N':
+        I.ref_name = v;
+        break;
+    case 'E':
+        I.ref_error = v;
+        break;
+    case 'x':
+        rc = ngcc_frame_number(f, "tolerance", v, 0, 100, &I.tolerance);
+        break;
+    case 'M':
+        rc = ngcc_frame_number(f, "max-valgrind-s", v, 0, 1e7, &I.max_valgrind_s);
+        break;
+    case 'w':
+        rc = ngcc_frame_number(f, "slowdown", v, 1, 1e5, &I.slowdown);
+        break;
+    case 'R':
+        rc = ngcc_frame_number(f, "records", v, 0, MAXREC, &d);
+        I.records_opt = (int)d;
+        break;
+    case 'K':
+        rc = ngcc_frame_number(f, "kat-records", v, 1, MAXREC, &d);
+        I.kat_records = (int)d;
+        break;
+    default:
+        rc = -1;
     }
     return rc;
 }
@@ -109,10 +138,11 @@ static int own_option(ngcc_frame *f, int c, const char *v)
 static int parse(int argc, char **argv)
 {
     static const struct option lo[] = {
-        {"kat-record", 1, 0, 'k'}, {"time-anyway", 0, 0, 'A'}, {"method", 1, 0, 'm'}, {"valgrind", 1, 0, 'v'},
-        {"baseline", 1, 0, 'b'}, {"refresh", 1, 0, 'F'}, {"ref-lib", 1, 0, 'L'}, {"ref-name", 1, 0, 'N'},
-        {"ref-error", 1, 0, 'E'}, {"tolerance", 1, 0, 'x'}, {"max-valgrind-s", 1, 0, 'M'},
-        {"slowdown", 1, 0, 'w'}, {"records", 1, 0, 'R'}, {"kat-records", 1, 0, 'K'}, {0, 0, 0, 0}};
+        {"kat-record", 1, 0, 'k'}, {"time-anyway", 0, 0, 'A'},    {"method", 1, 0, 'm'},
+        {"valgrind", 1, 0, 'v'},   {"baseline", 1, 0, 'b'},       {"refresh", 1, 0, 'F'},
+        {"ref-lib", 1, 0, 'L'},    {"ref-name", 1, 0, 'N'},       {"ref-error", 1, 0, 'E'},
+        {"tolerance", 1, 0, 'x'},  {"max-valgrind-s", 1, 0, 'M'}, {"slowdown", 1, 0, 'w'},
+        {"records", 1, 0, 'R'},    {"kat-records", 1, 0, 'K'},    {0, 0, 0, 0}};
     static const ngcc_frame_spec spec = {"icount", "ngcc-icount", usage, lo, own_option, NGCC_FRAME_OP, NULL};
     I.method_opt = "auto";
     I.tolerance = 0.005;
@@ -145,7 +175,7 @@ static int parse(int argc, char **argv)
 /* "--count ...": the counted process (what the parent, or valgrind, runs) */
 static int count_mode(int argc, char **argv)
 {
-    static const struct option lo[] = {{"count", 0, 0, 'C'}, {"lib", 1, 0, 'l'}, {"op", 1, 0, 'o'},
+    static const struct option lo[] = {{"count", 0, 0, 'C'},   {"lib", 1, 0, 'l'},    {"op", 1, 0, 'o'},
                                        {"records", 1, 0, 'r'}, {"method", 1, 0, 'm'}, {0, 0, 0, 0}};
     const char *lib = NULL, *op = NULL, *method = "perf";
     int c, records = 1;
@@ -256,7 +286,8 @@ static int predicted_too_slow(void)
              sum, I.slowdown, I.ref_lib ? " x 2 (reference)" : "", p);
     if (p <= I.max_valgrind_s)
         return 0;
-    ngcc_frame_set(&I.f, NGCC_SKIP, "not counted: %s predicted under callgrind, above the %.0f s budget "
+    ngcc_frame_set(&I.f, NGCC_SKIP,
+                   "not counted: %s predicted under callgrind, above the %.0f s budget "
                    "(NGCC_ICOUNT_MAX_VALGRIND_S); raise it, or count on a host with a hardware instruction counter",
                    I.prediction, I.max_valgrind_s);
     return 1;
@@ -272,19 +303,33 @@ static int exec_counted(void *arg, int unused)
     setenv("LD_BIND_NOW", "1", 1);
     setenv("GLIBC_TUNABLES", ICOUNT_TUNABLES, 1);
     if (I.method == ICOUNT_PERF) {
-        char *argv[] = {I.self, "--count", "--lib", (char *)r->lib, "--op", (char *)I.f.op, "--records", recs,
-                        "--method", "perf", NULL};
+        char *argv[] = {I.self,      "--count", "--lib",    (char *)r->lib, "--op", (char *)I.f.op,
+                        "--records", recs,      "--method", "perf",         NULL};
         execv(I.self, argv);
     } else {
         char out[PATH_MAX + 32];
         snprintf(out, sizeof out, "--callgrind-out-file=%s", r->dumps);
-        char *argv[] = {(char *)I.valgrind, "--tool=callgrind", "--collect-atstart=no", "--dump-instr=no",
-                        "--vgdb=no", "--log-fd=2", out, I.self, "--count", "--lib", (char *)r->lib, "--op",
-                        (char *)I.f.op, "--records", recs, "--method", "valgrind", NULL};
+        char *argv[] = {(char *)I.valgrind,
+                        "--tool=callgrind",
+                        "--collect-atstart=no",
+                        "--dump-instr=no",
+                        "--vgdb=no",
+                        "--log-fd=2",
+                        out,
+                        I.self,
+                        "--count",
+                        "--lib",
+                        (char *)r->lib,
+                        "--op",
+                        (char *)I.f.op,
+                        "--records",
+                        recs,
+                        "--method",
+                        "valgrind",
+                        NULL};
         execv(I.valgrind, argv);
     }
-    fprintf(stderr, "ngcc-icount: cannot run %s: %s\n", I.method == ICOUNT_PERF ? I.self : I.valgrind,
-            strerror(errno));
+    fprintf(stderr, "ngcc-icount: cannot run %s: %s\n", I.method == ICOUNT_PERF ? I.self : I.valgrind, strerror(errno));
     return 127;
 }
 
@@ -350,18 +395,22 @@ static int count_library(icount_run *r)
     const char *at = r->phase[0] ? r->phase : "the start";
     if (r->child.end == NGCC_CHILD_TIMEDOUT) {
         r->error_verdict = NGCC_TIMEOUT;
-        snprintf(r->error, sizeof r->error, "no result after %.0f s (%s); raise the \"timeouts\" {\"icount\": S} "
-                 "override", I.f.timeout, at);
+        snprintf(r->error, sizeof r->error,
+                 "no result after %.0f s (%s); raise the \"timeouts\" {\"icount\": S} "
+                 "override",
+                 I.f.timeout, at);
     } else if (r->error_verdict >= 0) {
         /* the counted process said what went wrong */
     } else if (r->child.end == NGCC_CHILD_SIGNALED || r->child.code >= 128) {
         r->error_verdict = NGCC_CRASH;
-        snprintf(r->error, sizeof r->error, "signal %d while %s; see %.300s", r->child.end == NGCC_CHILD_SIGNALED ?
-                 r->child.code : r->child.code - 128, at, r->log);
+        snprintf(r->error, sizeof r->error, "signal %d while %s; see %.300s",
+                 r->child.end == NGCC_CHILD_SIGNALED ? r->child.code : r->child.code - 128, at, r->log);
     } else if (!r->done || r->n != I.records) {
         r->error_verdict = NGCC_ERROR;
-        snprintf(r->error, sizeof r->error, "the counted process ended (exit code %d) after %d of %d records "
-                 "while %s; see %.300s", r->child.code, r->n, I.records, at, r->log);
+        snprintf(r->error, sizeof r->error,
+                 "the counted process ended (exit code %d) after %d of %d records "
+                 "while %s; see %.300s",
+                 r->child.code, r->n, I.records, at, r->log);
     }
     for (int k = 0; r->error_verdict < 0 && k < r->n; k++)
         if (r->counts[k] <= 0) {
@@ -386,8 +435,8 @@ static void judge(void)
         return;
     }
     icount_baseline_gate(base, I.baseline ? I.baseline : "(no baseline file given)", I.f.name, I.f.op,
-                         I.f.build_flagset[0] ? I.f.build_flagset : I.me.flagset, I.method_kind, I.records,
-                         I.me.median, I.tolerance, I.refresh, &I.gate);
+                         I.f.build_flagset[0] ? I.f.build_flagset : I.me.flagset, I.method_kind, I.records, I.me.median,
+                         I.tolerance, I.refresh, &I.gate);
     cJSON_Delete(base);
     char text[1500];
     int n = snprintf(text, sizeof text, "median %.0f (%s, %d records)", I.me.median, I.method_name, I.records);
@@ -446,8 +495,8 @@ static void measure(void)
     }
     if (I.ref_lib) {
         static char ref_abs[PATH_MAX];
-        I.ref = (icount_run){.lib = realpath(I.ref_lib, ref_abs) ? ref_abs : I.ref_lib, .name = I.ref_name,
-                             .tag = ".ref"};
+        I.ref =
+            (icount_run){.lib = realpath(I.ref_lib, ref_abs) ? ref_abs : I.ref_lib, .name = I.ref_name, .tag = ".ref"};
         if (count_library(&I.ref)) {
             ngcc_frame_set(&I.f, NGCC_ERROR, "the reference %s could not be counted: %s: %s", I.ref_name,
                            ngcc_verdict_name(I.ref.error_verdict), I.ref.error);
@@ -496,8 +545,9 @@ static void write_record(void)
     cJSON_AddStringToObject(m, "kind", I.method_kind);
     if (I.method == ICOUNT_VALGRIND && I.method_name[0]) {
         cJSON_AddStringToObject(m, "valgrind", I.valgrind);
-        cJSON_AddStringToObject(m, "options", "--tool=callgrind --collect-atstart=no --dump-instr=no "
-                                              "(collection toggled around each API call)");
+        cJSON_AddStringToObject(m, "options",
+                                "--tool=callgrind --collect-atstart=no --dump-instr=no "
+                                "(collection toggled around each API call)");
     }
     cJSON_AddStringToObject(m, "env", "LD_BIND_NOW=1 GLIBC_TUNABLES=" ICOUNT_TUNABLES);
     cJSON_AddStringToObject(m, "prediction", I.prediction);

@@ -64,8 +64,10 @@ int icount_hw_probe(char *why, size_t len)
     int rc = hw_read(fd, &v);
     close(fd);
     if (rc || v < 10000) {
-        snprintf(why, len, "the hardware instruction counter opened but counted %lld instructions of a 10000-step "
-                 "loop", v);
+        snprintf(why, len,
+                 "the hardware instruction counter opened but counted %lld instructions of a 10000-step "
+                 "loop",
+                 v);
         return -1;
     }
     return 0;

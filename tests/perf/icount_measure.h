@@ -24,9 +24,9 @@
 #include <stddef.h>
 
 /* the hwcaps masked in the counted process (glibc >= 2.26 tunable syntax) */
-#define ICOUNT_TUNABLES                                                                                     \
-    "glibc.cpu.hwcaps=-AVX,-AVX2,-AVX512F,-AVX512BW,-AVX512VL,-AVX512DQ,-AVX512CD,-ERMS,-FSRM,-SSSE3,"    \
-    "-SSE4_1,-SSE4_2,-BMI1,-BMI2,-LZCNT,-MOVBE,-RTM,-AVX_Fast_Unaligned_Load,-Fast_Unaligned_Copy,"     \
+#define ICOUNT_TUNABLES                                                                                                \
+    "glibc.cpu.hwcaps=-AVX,-AVX2,-AVX512F,-AVX512BW,-AVX512VL,-AVX512DQ,-AVX512CD,-ERMS,-FSRM,-SSSE3,"                 \
+    "-SSE4_1,-SSE4_2,-BMI1,-BMI2,-LZCNT,-MOVBE,-RTM,-AVX_Fast_Unaligned_Load,-Fast_Unaligned_Copy,"                    \
     "-Prefer_ERMS,-Prefer_FSRM,-Prefer_No_VZEROUPPER,-Fast_Rep_String"
 
 typedef enum { ICOUNT_PERF, ICOUNT_VALGRIND } icount_method;

@@ -157,8 +157,10 @@ static int mem_child(void *varg, FILE *out)
     perf_child_phase(out, "measuring RSS and heap");
     measure_rss_heap(&o, res);
     size_t size = (size_t)(a->stack_mb * 1048576.0);
-    perf_child_phase(out, "running on a painted stack of %.0f MiB (an overflow of it crashes: raise "
-                     "NGCC_MEM_STACK_MB)", a->stack_mb);
+    perf_child_phase(out,
+                     "running on a painted stack of %.0f MiB (an overflow of it crashes: raise "
+                     "NGCC_MEM_STACK_MB)",
+                     a->stack_mb);
     long harness, depth = o.bad ? 0 : measure_stack(&o, size, &harness);
     if (o.bad) {
         perf_child_error(out, o.bad, "%s", o.err);
@@ -209,7 +211,8 @@ static void evaluate(const cJSON *thresholds)
         snprintf(M.f.detail + used, sizeof M.f.detail - used, "; VmHWM could not be reset: peak includes the setup");
     if (M.kat.timed_anyway)
         snprintf(M.f.detail + strlen(M.f.detail), sizeof M.f.detail - strlen(M.f.detail),
-                 "; MEASURED ANYWAY: its KAT verdict is not PASS");    if (!entry && M.f.verdict == NGCC_PASS) { /* measured, nothing of this machine class to gate against */
+                 "; MEASURED ANYWAY: its KAT verdict is not PASS");
+    if (!entry && M.f.verdict == NGCC_PASS) { /* measured, nothing of this machine class to gate against */
         M.f.verdict = NGCC_NOBASELINE;
         size_t l = strlen(M.f.detail);
         snprintf(M.f.detail + l, sizeof M.f.detail - l, "; no baseline entry %s %s in %s; record it: %s",
@@ -246,8 +249,9 @@ static void write_record(void)
     perf_record_common(r, M.a.lib, M.a.system, cJSON_GetObjectItemCaseSensitive(M.run.result, "meta"));
     cJSON_AddBoolToObject(r, "timed_anyway", M.kat.timed_anyway);
     cJSON_AddStringToObject(r, "kat_verdict", M.kat.kat_verdict);
-    static const char *const copied[] = {"baseline_rss_kb", "peak_rss_kb", "heap_peak_bytes", "stack_hwm_bytes",
-                                         "heap_allocs", "stack_harness_bytes", "stack_painted_bytes", "records"};
+    static const char *const copied[] = {"baseline_rss_kb",     "peak_rss_kb", "heap_peak_bytes",
+                                         "stack_hwm_bytes",     "heap_allocs", "stack_harness_bytes",
+                                         "stack_painted_bytes", "records"};
     for (size_t i = 0; i < sizeof copied / sizeof copied[0]; i++) {
         double v = rnum(copied[i]);
         if (v >= 0)
@@ -256,8 +260,9 @@ static void write_record(void)
             cJSON_AddNullToObject(r, copied[i]);
     }
     cJSON_AddBoolToObject(r, "hwm_reset", cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(M.run.result, "hwm_reset")));
-    cJSON_AddStringToObject(r, "heap_scope", "every allocation in the process during the operation (malloc & co. "
-                                             "interposed by ngcc-mem, glibc): the instance and the libraries it calls");
+    cJSON_AddStringToObject(r, "heap_scope",
+                            "every allocation in the process during the operation (malloc & co. "
+                            "interposed by ngcc-mem, glibc): the instance and the libraries it calls");
     cJSON *b = cJSON_AddObjectToObject(r, "baseline");
     for (int i = 0; i < NFIG; i++)
         cJSON_AddItemToObject(b, figures[i].field, perf_gate_json(&M.gate[i], "value"));

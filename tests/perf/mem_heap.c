@@ -138,8 +138,19 @@ long long mem_heap_allocs_since_mark(void)
     return __atomic_load_n(&allocs, __ATOMIC_RELAXED);
 }
 #else
-int mem_heap_active(void) { return 0; }
-void mem_heap_mark(void) {}
-long long mem_heap_peak_since_mark(void) { return -1; }
-long long mem_heap_allocs_since_mark(void) { return -1; }
+int mem_heap_active(void)
+{
+    return 0;
+}
+void mem_heap_mark(void)
+{
+}
+long long mem_heap_peak_since_mark(void)
+{
+    return -1;
+}
+long long mem_heap_allocs_since_mark(void)
+{
+    return -1;
+}
 #endif

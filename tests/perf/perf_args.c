@@ -32,16 +32,19 @@ static void defaults(perf_args *a)
 }
 
 /* the perf label's own options (the common ones are the frame's) */
-static const struct option long_opts[] = {
-    {"kat-record", 1, 0, 'k'}, {"thresholds", 1, 0, 'T'}, {"baseline-key", 1, 0, 'K'}, {"system", 1, 0, 's'},
-    {"time-anyway", 0, 0, 'A'}, {"tolerance", 1, 0, 'x'}, {"stack-mb", 1, 0, 'S'},
-    {"counter", 1, 0, 'c'}, {"budget-s", 1, 0, 'B'}, {"warmup-s", 1, 0, 'W'},
-    {"one-shot-s", 1, 0, '1'}, {"trials", 1, 0, 'r'}, {"iter-min", 1, 0, 'i'},
-    {"iter-max", 1, 0, 'I'}, {"records", 1, 0, 'R'}, {"pin", 1, 0, 'P'}, {"rss-tolerance", 1, 0, 'Q'},
-    {"ref-lib", 1, 0, 'L'}, {"ref-name", 1, 0, 'N'}, {"ref-kat-record", 1, 0, 'j'}, {"ref-error", 1, 0, 'E'},
-    {"ab-tolerance", 1, 0, 't'}, {"ab-confidence", 1, 0, 'C'}, {"ab-resamples", 1, 0, 'b'},
-    {"build-dir", 1, 0, 'D'},
-    {0, 0, 0, 0}};
+static const struct option long_opts[] = {{"kat-record", 1, 0, 'k'},    {"thresholds", 1, 0, 'T'},
+                                          {"baseline-key", 1, 0, 'K'},  {"system", 1, 0, 's'},
+                                          {"time-anyway", 0, 0, 'A'},   {"tolerance", 1, 0, 'x'},
+                                          {"stack-mb", 1, 0, 'S'},      {"counter", 1, 0, 'c'},
+                                          {"budget-s", 1, 0, 'B'},      {"warmup-s", 1, 0, 'W'},
+                                          {"one-shot-s", 1, 0, '1'},    {"trials", 1, 0, 'r'},
+                                          {"iter-min", 1, 0, 'i'},      {"iter-max", 1, 0, 'I'},
+                                          {"records", 1, 0, 'R'},       {"pin", 1, 0, 'P'},
+                                          {"rss-tolerance", 1, 0, 'Q'}, {"ref-lib", 1, 0, 'L'},
+                                          {"ref-name", 1, 0, 'N'},      {"ref-kat-record", 1, 0, 'j'},
+                                          {"ref-error", 1, 0, 'E'},     {"ab-tolerance", 1, 0, 't'},
+                                          {"ab-confidence", 1, 0, 'C'}, {"ab-resamples", 1, 0, 'b'},
+                                          {"build-dir", 1, 0, 'D'},     {0, 0, 0, 0}};
 
 #define number(opt, text, lo, hi, out) ngcc_frame_number(f, opt, text, lo, hi, out)
 
@@ -51,32 +54,88 @@ static int one(ngcc_frame *f, int c, const char *v)
     double d = 0;
     int rc = 0;
     switch (c) {
-    case 'k': a->kat_record = v; break;
-    case 'T': a->thresholds = v; break;
-    case 'K': a->baseline_key = v[0] ? v : NULL; break;
-    case 's': a->system = v; break;
-    case 'A': a->time_anyway = 1; break;
-    case 'c': a->m.counter = v; break;
-    case 'P': a->m.pin = v; break;
-    case 'x': rc = number("tolerance", v, 0, 100, &a->tolerance); break;
-    case 'Q': rc = number("rss-tolerance", v, 0, 100, &a->rss_tolerance); break;
-    case 'S': rc = number("stack-mb", v, 1, 65536, &a->stack_mb); break;
-    case 'B': rc = number("budget-s", v, 0.001, 1e6, &a->m.budget_s); break;
-    case 'W': rc = number("warmup-s", v, 0, 1e6, &a->m.warmup_s); break;
-    case '1': rc = number("one-shot-s", v, 0, 1e7, &a->m.one_shot_s); break;
-    case 'r': rc = number("trials", v, 1, 1e6, &d); a->m.trials = (int)d; break;
-    case 'i': rc = number("iter-min", v, 1, 1e9, &d); a->m.iter_min = (int)d; break;
-    case 'I': rc = number("iter-max", v, 1, 1e9, &d); a->m.iter_max = (int)d; break;
-    case 'R': rc = number("records", v, 1, 10, &d); a->m.records = (int)d; break;
-    case 'L': a->m.ref_lib = v; break;
-    case 'N': a->ref_name = v; break;
-    case 'j': a->ref_kat_record = v; break;
-    case 'E': a->ref_error = v; break;
-    case 'D': a->build_dir = v; break;
-    case 't': rc = number("ab-tolerance", v, 0, 100, &a->ab_tolerance); break;
-    case 'C': rc = number("ab-confidence", v, 0.5, 0.9999, &a->ab_confidence); break;
-    case 'b': rc = number("ab-resamples", v, 100, 1e6, &d); a->ab_resamples = (int)d; break;
-    default: rc = -1;
+    case 'k':
+        a->kat_record = v;
+        break;
+    case 'T':
+        a->thresholds = v;
+        break;
+    case 'K':
+        a->baseline_key = v[0] ? v : NULL;
+        break;
+    case 's':
+        a->system = v;
+        break;
+    case 'A':
+        a->time_anyway = 1;
+        break;
+    case 'c':
+        a->m.counter = v;
+        break;
+    case 'P':
+        a->m.pin = v;
+        break;
+    case 'x':
+        rc = number("tolerance", v, 0, 100, &a->tolerance);
+        break;
+    case 'Q':
+        rc = number("rss-tolerance", v, 0, 100, &a->rss_tolerance);
+        break;
+    case 'S':
+        rc = number("stack-mb", v, 1, 65536, &a->stack_mb);
+        break;
+    case 'B':
+        rc = number("budget-s", v, 0.001, 1e6, &a->m.budget_s);
+        break;
+    case 'W':
+        rc = number("warmup-s", v, 0, 1e6, &a->m.warmup_s);
+        break;
+    case '1':
+        rc = number("one-shot-s", v, 0, 1e7, &a->m.one_shot_s);
+        break;
+    case 'r':
+        rc = number("trials", v, 1, 1e6, &d);
+        a->m.trials = (int)d;
+        break;
+    case 'i':
+        rc = number("iter-min", v, 1, 1e9, &d);
+        a->m.iter_min = (int)d;
+        break;
+    case 'I':
+        rc = number("iter-max", v, 1, 1e9, &d);
+        a->m.iter_max = (int)d;
+        break;
+    case 'R':
+        rc = number("records", v, 1, 10, &d);
+        a->m.records = (int)d;
+        break;
+    case 'L':
+        a->m.ref_lib = v;
+        break;
+    case 'N':
+        a->ref_name = v;
+        break;
+    case 'j':
+        a->ref_kat_record = v;
+        break;
+    case 'E':
+        a->ref_error = v;
+        break;
+    case 'D':
+        a->build_dir = v;
+        break;
+    case 't':
+        rc = number("ab-tolerance", v, 0, 100, &a->ab_tolerance);
+        break;
+    case 'C':
+        rc = number("ab-confidence", v, 0.5, 0.9999, &a->ab_confidence);
+        break;
+    case 'b':
+        rc = number("ab-resamples", v, 100, 1e6, &d);
+        a->ab_resamples = (int)d;
+        break;
+    default:
+        rc = -1;
     }
     return rc;
 }
@@ -93,8 +152,8 @@ static void kat_input(const char *path, const char *key, cJSON *inputs)
     cJSON_Delete(r);
 }
 
-int perf_args_parse(perf_args *a, ngcc_frame *f, const char *label, const char *program, int with_op,
-                    const char *usage, int argc, char **argv)
+int perf_args_parse(perf_args *a, ngcc_frame *f, const char *label, const char *program, int with_op, const char *usage,
+                    int argc, char **argv)
 {
     static ngcc_frame_spec spec;
     defaults(a);
@@ -103,8 +162,7 @@ int perf_args_parse(perf_args *a, ngcc_frame *f, const char *label, const char *
     if (rc)
         return rc;
     if (a->m.iter_min > a->m.iter_max) {
-        fprintf(stderr, "%s: --iter-min %d is above --iter-max %d\n%s", program, a->m.iter_min, a->m.iter_max,
-                usage);
+        fprintf(stderr, "%s: --iter-min %d is above --iter-max %d\n%s", program, a->m.iter_min, a->m.iter_max, usage);
         ngcc_frame_free(f);
         return 2;
     }

@@ -113,8 +113,10 @@ int perf_child_verdict(const perf_child_run *r, double timeout_s, char *detail, 
         return NGCC_MEMLIMIT;
     }
     if (r->child.end == NGCC_CHILD_TIMEDOUT) {
-        snprintf(detail, len, "no result after %.0f s while %s; raise the \"timeouts\" override or lower the "
-                 "time budget", timeout_s, r->phase);
+        snprintf(detail, len,
+                 "no result after %.0f s while %s; raise the \"timeouts\" override or lower the "
+                 "time budget",
+                 timeout_s, r->phase);
         return NGCC_TIMEOUT;
     }
     if (r->error_verdict >= 0) {

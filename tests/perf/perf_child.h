@@ -16,9 +16,9 @@
 
 typedef struct {
     ngcc_child_result child;
-    cJSON *result;      /* the #RESULT object, or NULL */
-    char phase[200];    /* the last #PHASE */
-    int error_verdict;  /* from #ERROR, else -1 */
+    cJSON *result;     /* the #RESULT object, or NULL */
+    char phase[200];   /* the last #PHASE */
+    int error_verdict; /* from #ERROR, else -1 */
     char error[600];
 } perf_child_run;
 

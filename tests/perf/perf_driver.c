@@ -135,8 +135,10 @@ static int evaluate_ab(void)
     free(b);
     if (rc) {
         P.f.verdict = NGCC_ERROR;
-        snprintf(P.f.detail, sizeof P.f.detail, "the A/B measurement against %s gave no comparable trial samples "
-                 "(%d reference, %d instance)", P.a.ref_name, na, nb);
+        snprintf(P.f.detail, sizeof P.f.detail,
+                 "the A/B measurement against %s gave no comparable trial samples "
+                 "(%d reference, %d instance)",
+                 P.a.ref_name, na, nb);
         return -1;
     }
     P.have_ab = 1;
@@ -150,7 +152,8 @@ static int ab_exceeded(void)
 
 static void ab_text(char *out, size_t len)
 {
-    snprintf(out, len, "ratio %.3f [%.3f, %.3f] vs %s %s %.2f (median of %zu paired ratios instance/reference, "
+    snprintf(out, len,
+             "ratio %.3f [%.3f, %.3f] vs %s %s %.2f (median of %zu paired ratios instance/reference, "
              "%.0f%% bootstrap interval, %d resamples; ratio of medians %.3f [%.3f, %.3f])",
              P.ab.ratio, P.ab.lo, P.ab.hi, P.a.ref_name, ab_exceeded() ? ">" : "<=", 1 + P.a.ab_tolerance, P.ab.n,
              100 * P.a.ab_confidence, P.ab.resamples, P.ab.rom, P.ab.rom_lo, P.ab.rom_hi);
@@ -207,9 +210,10 @@ static int ref_precheck(void)
     if (strcmp(P.ref_kat_verdict, "PASS") == 0)
         return 0;
     P.f.verdict = NGCC_ERROR;
-    snprintf(P.f.detail, sizeof P.f.detail, "not measured: the KAT verdict of the reference %s is %s (%s); fix "
-             "the reference or name another one in the override's \"perf\": {\"reference\": ...}", P.a.ref_name,
-             P.ref_kat_verdict, P.a.ref_kat_record);
+    snprintf(P.f.detail, sizeof P.f.detail,
+             "not measured: the KAT verdict of the reference %s is %s (%s); fix "
+             "the reference or name another one in the override's \"perf\": {\"reference\": ...}",
+             P.a.ref_name, P.ref_kat_verdict, P.a.ref_kat_record);
     return 1;
 }
 
@@ -269,9 +273,9 @@ static cJSON *method_json(void)
     cJSON_AddNumberToObject(m, "trials_requested", o->trials);
     cJSON_AddNumberToObject(m, "iter_min", o->iter_min);
     cJSON_AddNumberToObject(m, "iter_max", o->iter_max);
-    static const char *const copied[] = {"records", "first_call_ticks", "first_call_ns",
-                                         "first_prepare_ns", "warmup_calls", "warmup_ns",
-                                         "total_ticks", "wall_ns_total", "calls", "trials_switched_out"};
+    static const char *const copied[] = {"records",      "first_call_ticks",   "first_call_ns", "first_prepare_ns",
+                                         "warmup_calls", "warmup_ns",          "total_ticks",   "wall_ns_total",
+                                         "calls",        "trials_switched_out"};
     for (size_t i = 0; i < sizeof copied / sizeof copied[0]; i++)
         cJSON_AddNumberToObject(m, copied[i], rnum(copied[i]));
     return m;

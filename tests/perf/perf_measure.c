@@ -35,10 +35,10 @@ typedef struct {
     uint64_t first_ticks, first_ns;
     uint64_t last_prepare_ns, first_prepare_ns; /* untimed preparation of a call */
     uint64_t warmup_calls, warmup_ns;
-    uint64_t trials_switched; /* trials during which the thread was switched out at least once */
+    uint64_t trials_switched;         /* trials during which the thread was switched out at least once */
     double warm_fastest, warm_each_s; /* the warm-up's fastest call (ticks) and mean cost (s) */
-    double *trial_samples; /* one per trial */
-    int bad;              /* verdict of a failed check (perf_op_check) */
+    double *trial_samples;            /* one per trial */
+    int bad;                          /* verdict of a failed check (perf_op_check) */
     char err[400];
 } measure;
 
@@ -101,8 +101,9 @@ static int timed_batch(measure *m, int r, int iterations, uint64_t *ticks, uint6
 static void plan(measure *m, double call_ticks, double each_s)
 {
     const perf_measure_opts *o = m->o;
-    double floor_ticks = PER_CALL_MIN_FACTOR * (m->ctr.overhead_ticks > m->ctr.resolution_ticks
-                                                    ? m->ctr.overhead_ticks : m->ctr.resolution_ticks);
+    double floor_ticks =
+        PER_CALL_MIN_FACTOR *
+        (m->ctr.overhead_ticks > m->ctr.resolution_ticks ? m->ctr.overhead_ticks : m->ctr.resolution_ticks);
     m->mode = call_ticks >= floor_ticks ? "per-call" : "per-trial-mean";
     m->trials = o->trials;
     if (each_s > 0 && each_s * m->trials > o->budget_s) { /* slow: fewer trials, but some */
@@ -370,8 +371,8 @@ int perf_measure_child(void *vopts, FILE *out)
     }
     int op = perf_op_parse(m.o->op, in.is_kem);
     if (op < 0) {
-        perf_child_error(out, NGCC_ERROR, "--op %s is not an operation of a %s instance (%s)", m.o->op,
-                         in.meta->type, in.is_kem ? "keygen enc dec" : "keygen sign verify");
+        perf_child_error(out, NGCC_ERROR, "--op %s is not an operation of a %s instance (%s)", m.o->op, in.meta->type,
+                         in.is_kem ? "keygen enc dec" : "keygen sign verify");
         return 1;
     }
     perf_child_phase(out, "choosing the CPU (--pin %s)", m.o->pin);

@@ -34,7 +34,7 @@ typedef struct {
     double warmup_s;   /* warm-up time after the first call */
     double one_shot_s; /* first call at least this long: 1 x 1 */
     int trials, iter_min, iter_max;
-    int records;       /* KAT records whose inputs are cycled through */
+    int records;         /* KAT records whose inputs are cycled through */
     const char *ref_lib; /* same-run A/B reference library, or NULL */
 } perf_measure_opts;
 

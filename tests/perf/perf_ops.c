@@ -112,16 +112,18 @@ static int enc_record(perf_ctx *c, int r, int *verdict, char *err, size_t errlen
         return fail(verdict, NGCC_CRYPTOFAIL, err, errlen, "kem_enc", r, rc);
     if (io->ct_len > c->claimed_ct || io->ss_len > c->claimed_ss) {
         *verdict = NGCC_OVERFLOW;
-        snprintf(err, errlen, "kem_enc returned ct_len %llu / ss_len %llu above the claimed %llu / %llu "
-                 "on KAT record %d", io->ct_len, io->ss_len, c->claimed_ct, c->claimed_ss, r);
+        snprintf(err, errlen,
+                 "kem_enc returned ct_len %llu / ss_len %llu above the claimed %llu / %llu "
+                 "on KAT record %d",
+                 io->ct_len, io->ss_len, c->claimed_ct, c->claimed_ss, r);
         return -1;
     }
     seen_len(c, io->ct_len);
     c->out_b_len = c->claimed_ss;
     rc = a->dec(io->sk, io->sk_len, io->ct, io->ct_len, c->out_b, &c->out_b_len);
     if (rc || c->out_b_len != io->ss_len || memcmp(c->out_b, io->ss, (size_t)io->ss_len) != 0)
-        return fail(verdict, NGCC_CRYPTOFAIL, err, errlen, "kem_dec (or its shared secret differs from kem_enc's)",
-                    r, rc);
+        return fail(verdict, NGCC_CRYPTOFAIL, err, errlen, "kem_dec (or its shared secret differs from kem_enc's)", r,
+                    rc);
     return 0;
 }
 
@@ -139,8 +141,7 @@ static int setup_record(perf_ctx *c, int r, int *verdict, char *err, size_t errl
     return c->op == PERF_VERIFY ? sign_record(c, r, verdict, err, errlen) : enc_record(c, r, verdict, err, errlen);
 }
 
-int perf_ctx_setup(perf_ctx *c, ngcc_instance *inst, perf_op op, int records, int *verdict, char *err,
-                   size_t errlen)
+int perf_ctx_setup(perf_ctx *c, ngcc_instance *inst, perf_op op, int records, int *verdict, char *err, size_t errlen)
 {
     memset(c, 0, sizeof *c);
     c->inst = inst;
@@ -253,14 +254,14 @@ int perf_op_check(perf_ctx *c, int r, int rc, char *err, size_t errlen)
     ull len = c->op == PERF_SIGN ? c->out_a_len : c->op == PERF_ENC ? c->out_b_len : 0;
     ull claimed = c->op == PERF_SIGN ? c->claimed_sn : c->claimed_ct;
     if (len > claimed) {
-        snprintf(err, errlen, "%s returned a length of %llu bytes > claimed %llu on KAT record %d", op, len,
-                 claimed, r);
+        snprintf(err, errlen, "%s returned a length of %llu bytes > claimed %llu on KAT record %d", op, len, claimed,
+                 r);
         return NGCC_OVERFLOW;
     }
     if (c->op == PERF_SIGN || c->op == PERF_ENC)
         seen_len(c, len);
-    if (c->op == PERF_DEC && (c->out_a_len != c->rec[r].ss_len ||
-                              memcmp(c->out_a, c->rec[r].ss, (size_t)c->rec[r].ss_len) != 0)) {
+    if (c->op == PERF_DEC &&
+        (c->out_a_len != c->rec[r].ss_len || memcmp(c->out_a, c->rec[r].ss, (size_t)c->rec[r].ss_len) != 0)) {
         snprintf(err, errlen, "dec of KAT record %d's ciphertext returned a shared secret other than enc's", r);
         return NGCC_CRYPTOFAIL;
     }

@@ -42,8 +42,7 @@ const char *perf_op_name(perf_op op);
  * checked: verify accepts the signature, dec returns enc's secret;
  * out_min / out_max then hold their lengths). 0; or -1 with *verdict (an
  * ngcc_verdict) and a one-line reason in err */
-int perf_ctx_setup(perf_ctx *c, ngcc_instance *inst, perf_op op, int records, int *verdict, char *err,
-                   size_t errlen);
+int perf_ctx_setup(perf_ctx *c, ngcc_instance *inst, perf_op op, int records, int *verdict, char *err, size_t errlen);
 void perf_ctx_free(perf_ctx *c);
 /* untimed, before each timed call on record r, so that the call does
  * exactly the KAT's work: keygen gets the DRNG fresh from the record's seed;

@@ -13,9 +13,9 @@
 #define PERF_PIN_MAX 64
 
 typedef struct {
-    char policy[32];              /* none | fastest | <cpu number> */
-    int cpu;                      /* pinned CPU, -1 when not pinned */
-    int n;                        /* CPUs probed */
+    char policy[32]; /* none | fastest | <cpu number> */
+    int cpu;         /* pinned CPU, -1 when not pinned */
+    int n;           /* CPUs probed */
     int cpus[PERF_PIN_MAX];
     double probe_ns[PERF_PIN_MAX]; /* best of 3 probe runs on each */
 } perf_pin_info;

@@ -36,7 +36,7 @@ int perf_precheck(ngcc_frame *f, const perf_args *a, perf_kat_status *k)
     int v = ngcc_verdict_parse(k->kat_verdict);
     ngcc_frame_set(f, v > 0 && !ngcc_verdict_passing(v) ? v : NGCC_ERROR,
                    "not measured: the KAT verdict is %s (%s); fix the instance, or configure with "
-                   "-DNGCC_TIME_ANYWAY=ON to measure it anyway", k->kat_verdict,
-                   strcmp(k->kat_verdict, "NONE") ? a->kat_record : "no readable KAT record");
+                   "-DNGCC_TIME_ANYWAY=ON to measure it anyway",
+                   k->kat_verdict, strcmp(k->kat_verdict, "NONE") ? a->kat_record : "no readable KAT record");
     return 1;
 }

@@ -26,11 +26,11 @@ double perf_median_of(const double *x, size_t n);
  * replacement (pairs kept together), from a fixed xorshift64* seed: the same
  * samples always give the same intervals. */
 typedef struct {
-    size_t n;              /* trial pairs */
+    size_t n; /* trial pairs */
     int resamples;
-    double confidence;     /* e.g. 0.95 */
+    double confidence; /* e.g. 0.95 */
     unsigned long long seed;
-    double ratio, lo, hi;  /* median of b[i] / a[i] and its interval */
+    double ratio, lo, hi;       /* median of b[i] / a[i] and its interval */
     double rom, rom_lo, rom_hi; /* median(b) / median(a) and its interval */
 } perf_ratio_ci;
 /* 0, or -1 if n == 0, a sample is not positive or memory is short */

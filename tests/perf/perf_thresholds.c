@@ -21,23 +21,29 @@ int perf_thresholds_load(const char *path, const char *system, cJSON **root, cha
     if (!text) {
         if (errno == ENOENT)
             return 0;
-        snprintf(err, errlen, "%s: cannot read the thresholds file (%s); fix its permissions or point "
-                 "NGCC_PERF_THRESHOLDS elsewhere", path, strerror(errno));
+        snprintf(err, errlen,
+                 "%s: cannot read the thresholds file (%s); fix its permissions or point "
+                 "NGCC_PERF_THRESHOLDS elsewhere",
+                 path, strerror(errno));
         return -1;
     }
     cJSON *j = cJSON_ParseWithLength(text, len);
     free(text);
     const cJSON *inst = cJSON_GetObjectItemCaseSensitive(j, "instances");
     if (!j || !cJSON_IsObject(inst)) {
-        snprintf(err, errlen, "%s: not a thresholds file (malformed JSON or no \"instances\" object); "
-                 "regenerate it with ngcc-baseline", path);
+        snprintf(err, errlen,
+                 "%s: not a thresholds file (malformed JSON or no \"instances\" object); "
+                 "regenerate it with ngcc-baseline",
+                 path);
         cJSON_Delete(j);
         return -1;
     }
     const cJSON *sys = cJSON_GetObjectItemCaseSensitive(j, "system");
     if (system && system[0] && (!cJSON_IsString(sys) || strcmp(sys->valuestring, system) != 0)) {
-        snprintf(err, errlen, "%s: thresholds of system \"%s\", but this run is system \"%s\"; set NGCC_SYSTEM "
-                 "or NGCC_PERF_THRESHOLDS to match", path, cJSON_IsString(sys) ? sys->valuestring : "?", system);
+        snprintf(err, errlen,
+                 "%s: thresholds of system \"%s\", but this run is system \"%s\"; set NGCC_SYSTEM "
+                 "or NGCC_PERF_THRESHOLDS to match",
+                 path, cJSON_IsString(sys) ? sys->valuestring : "?", system);
         cJSON_Delete(j);
         return -1;
     }
@@ -66,8 +72,8 @@ static void finish(perf_gate *g, const cJSON *entry, double run_tolerance)
     g->have = 1;
 }
 
-void perf_gate_timing(const cJSON *entry, const char *counter, int counts_cycles, double freq_hz,
-                      double median_ticks, double run_tolerance, perf_gate *g)
+void perf_gate_timing(const cJSON *entry, const char *counter, int counts_cycles, double freq_hz, double median_ticks,
+                      double run_tolerance, perf_gate *g)
 {
     memset(g, 0, sizeof *g);
     g->value = median_ticks;
@@ -88,8 +94,8 @@ void perf_gate_timing(const cJSON *entry, const char *counter, int counts_cycles
         g->baseline = bns;
         g->value = median_ticks * 1e9 / freq_hz;
         snprintf(g->unit, sizeof g->unit, "ns");
-        snprintf(g->note, sizeof g->note, "compared in ns: baseline %s at %.6g Hz, this run %s at %.6g Hz", bname,
-                 bf, counter, freq_hz);
+        snprintf(g->note, sizeof g->note, "compared in ns: baseline %s at %.6g Hz, this run %s at %.6g Hz", bname, bf,
+                 counter, freq_hz);
     } else {
         snprintf(g->note, sizeof g->note, "no baseline comparable with %s at %.6g Hz (baseline: %s at %.6g Hz)",
                  counter, freq_hz, bname, bf);

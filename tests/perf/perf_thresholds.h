@@ -20,20 +20,20 @@ int perf_thresholds_load(const char *path, const char *system, cJSON **root, cha
 const cJSON *perf_thresholds_entry(const cJSON *root, const char *key, const char *name);
 
 typedef struct {
-    int have;           /* a comparable baseline exists */
-    double baseline;    /* in the compared unit */
-    double value;       /* the measured figure in that unit */
+    int have;        /* a comparable baseline exists */
+    double baseline; /* in the compared unit */
+    double value;    /* the measured figure in that unit */
     double tolerance;
-    double limit;       /* baseline x (1 + tolerance) */
-    char unit[16];      /* "ticks", "ns", "kB", "bytes" */
-    char note[240];     /* why there is no baseline, or how it was compared */
+    double limit;   /* baseline x (1 + tolerance) */
+    char unit[16];  /* "ticks", "ns", "kB", "bytes" */
+    char note[240]; /* why there is no baseline, or how it was compared */
 } perf_gate;
 
 /* Timing: a core-cycle median is compared in cycles with a baseline taken
  * with the same counter; a constant-rate clock (TSC, cntvct, ns) is compared
  * in ticks when the baseline's frequency is within 0.5%, else in ns. */
-void perf_gate_timing(const cJSON *entry, const char *counter, int counts_cycles, double freq_hz,
-                      double median_ticks, double run_tolerance, perf_gate *g);
+void perf_gate_timing(const cJSON *entry, const char *counter, int counts_cycles, double freq_hz, double median_ticks,
+                      double run_tolerance, perf_gate *g);
 /* Memory and sizes: field of the entry against value, same unit. */
 void perf_gate_value(const cJSON *entry, const char *field, const char *unit, double value, double run_tolerance,
                      perf_gate *g);

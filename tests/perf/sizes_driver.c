@@ -118,7 +118,8 @@ static void evaluate(const cJSON *thresholds)
     if (Z.kat.timed_anyway) {
         size_t l = strlen(Z.f.detail);
         snprintf(Z.f.detail + l, sizeof Z.f.detail - l, "; MEASURED ANYWAY: its KAT verdict is not PASS");
-    }    if (!entry && Z.f.verdict == NGCC_PASS) { /* measured, nothing of this machine class to gate against */
+    }
+    if (!entry && Z.f.verdict == NGCC_PASS) { /* measured, nothing of this machine class to gate against */
         Z.f.verdict = NGCC_NOBASELINE;
         size_t l = strlen(Z.f.detail);
         snprintf(Z.f.detail + l, sizeof Z.f.detail - l, "; no baseline entry %s %s in %s; record it: %s",

@@ -15,9 +15,8 @@
 #include "ngcc_counter.h"
 #include "ngcc_record.h"
 
-static const char usage[] =
-    "usage: ngcc-sysinfo --record-out <records/system.json> --system <id> [--compiler <text>]\n"
-    "       [--cmake-version <text>] [--counter auto]\n";
+static const char usage[] = "usage: ngcc-sysinfo --record-out <records/system.json> --system <id> [--compiler <text>]\n"
+                            "       [--cmake-version <text>] [--counter auto]\n";
 
 /* first line of a file, without its newline ("" if unreadable) */
 static void first_line(const char *path, char *out, size_t len)
@@ -67,10 +66,14 @@ static void add_file_line(cJSON *o, const char *name, const char *path)
 static cJSON *cpu_json(void)
 {
     cJSON *c = cJSON_CreateObject();
-    static const char *const keys[][2] = {{"model name", "model"}, {"vendor_id", "vendor"},
-                                          {"cpu family", "family"}, {"model", "model_number"},
-                                          {"stepping", "stepping"}, {"cpu MHz", "mhz_reported"},
-                                          {"CPU implementer", "implementer"}, {"CPU part", "part"}};
+    static const char *const keys[][2] = {{"model name", "model"},
+                                          {"vendor_id", "vendor"},
+                                          {"cpu family", "family"},
+                                          {"model", "model_number"},
+                                          {"stepping", "stepping"},
+                                          {"cpu MHz", "mhz_reported"},
+                                          {"CPU implementer", "implementer"},
+                                          {"CPU part", "part"}};
     char v[512];
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
         keyed("/proc/cpuinfo", keys[i][0], ':', v, sizeof v);
@@ -120,18 +123,30 @@ static cJSON *os_json(void)
 
 int main(int argc, char **argv)
 {
-    static const struct option lo[] = {{"record-out", 1, 0, 'o'}, {"system", 1, 0, 's'}, {"compiler", 1, 0, 'c'},
+    static const struct option lo[] = {{"record-out", 1, 0, 'o'},    {"system", 1, 0, 's'},  {"compiler", 1, 0, 'c'},
                                        {"cmake-version", 1, 0, 'm'}, {"counter", 1, 0, 'k'}, {0, 0, 0, 0}};
     const char *out = NULL, *system = NULL, *compiler = "", *cmake = "", *want = "auto";
     int c;
     while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
         switch (c) {
-        case 'o': out = optarg; break;
-        case 's': system = optarg; break;
-        case 'c': compiler = optarg; break;
-        case 'm': cmake = optarg; break;
-        case 'k': want = optarg; break;
-        default: fputs(usage, stderr); return 2;
+        case 'o':
+            out = optarg;
+            break;
+        case 's':
+            system = optarg;
+            break;
+        case 'c':
+            compiler = optarg;
+            break;
+        case 'm':
+            cmake = optarg;
+            break;
+        case 'k':
+            want = optarg;
+            break;
+        default:
+            fputs(usage, stderr);
+            return 2;
         }
     }
     if (!out || !system || optind < argc) {
@@ -145,8 +160,8 @@ int main(int argc, char **argv)
     cJSON_AddStringToObject(r, "verdict", ok ? "PASS" : "ERROR");
     char detail[400];
     if (ok)
-        snprintf(detail, sizeof detail, "counter %s at %.6g Hz, overhead %.0f ticks, resolution %.0f ticks",
-                 ctr.name, ctr.freq_hz, ctr.overhead_ticks, ctr.resolution_ticks);
+        snprintf(detail, sizeof detail, "counter %s at %.6g Hz, overhead %.0f ticks, resolution %.0f ticks", ctr.name,
+                 ctr.freq_hz, ctr.overhead_ticks, ctr.resolution_ticks);
     else
         snprintf(detail, sizeof detail, "no counter '%s': %s", want, ctr.fallback);
     cJSON_AddStringToObject(r, "detail", detail);

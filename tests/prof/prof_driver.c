@@ -208,34 +208,43 @@ static int judge_run(void)
         return set_verdict(NGCC_ERROR, "%s", P.badop);
     int complete = P.nrecs;
     if (P.child.memlimit && (P.child.end != NGCC_CHILD_EXITED || !P.done)) {
-        return set_verdict(NGCC_MEMLIMIT, "an allocation failed under the %lu MB limit (largest failed request "
+        return set_verdict(NGCC_MEMLIMIT,
+                           "an allocation failed under the %lu MB limit (largest failed request "
                            "%llu bytes) in record %d (%d of %d records complete); raise \"memory_limit_mb\"",
-                           P.child.mem_limit_mb, P.child.alloc_fail_bytes, P.cur < 0 ? 0 : P.cur, complete,
-                           P.records);
+                           P.child.mem_limit_mb, P.child.alloc_fail_bytes, P.cur < 0 ? 0 : P.cur, complete, P.records);
     }
     if (P.child.end == NGCC_CHILD_TIMEDOUT)
-        return set_verdict(NGCC_TIMEOUT, "no result after %.0f s, in record %d (%d of %d records complete); raise "
+        return set_verdict(NGCC_TIMEOUT,
+                           "no result after %.0f s, in record %d (%d of %d records complete); raise "
                            "the \"timeouts\" {\"prof\": S} override or reduce \"kat_records\"",
                            P.timeout, P.cur < 0 ? 0 : P.cur, complete, P.records);
     if (P.child.end == NGCC_CHILD_SIGNALED)
         return set_verdict(NGCC_CRASH, "killed by signal %d (%s) in record %d (%d of %d records complete)",
                            P.child.code, strsignal(P.child.code), P.cur < 0 ? 0 : P.cur, complete, P.records);
     if (!P.done)
-        return set_verdict(NGCC_CRASH, "the instance ended the process (exit code %d) in record %d (%d of %d "
-                           "records complete)", P.child.code, P.cur < 0 ? 0 : P.cur, complete, P.records);
+        return set_verdict(NGCC_CRASH,
+                           "the instance ended the process (exit code %d) in record %d (%d of %d "
+                           "records complete)",
+                           P.child.code, P.cur < 0 ? 0 : P.cur, complete, P.records);
     for (int r = 0; r < P.nrecs; r++)
         if (prof_rec_str(P.recs[r], "failure")[0])
-            return set_verdict(NGCC_CRYPTOFAIL, "record %d: %s (the counts of a failing operation are "
-                               "recorded but not a valid profile)", r, prof_rec_str(P.recs[r], "failure"));
+            return set_verdict(NGCC_CRYPTOFAIL,
+                               "record %d: %s (the counts of a failing operation are "
+                               "recorded but not a valid profile)",
+                               r, prof_rec_str(P.recs[r], "failure"));
     for (int r = 0; r < P.nrecs; r++)
         if (!cJSON_IsTrue(cJSON_GetObjectItem(P.recs[r], "deterministic")))
-            return set_verdict(NGCC_ERROR, "record %d: the counts differ between two runs of the same record "
+            return set_verdict(NGCC_ERROR,
+                               "record %d: the counts differ between two runs of the same record "
                                "(%s): the operation is not deterministic for a given seed, so its counts "
-                               "cannot be gated", r, prof_rec_str(P.recs[r], "nondeterminism"));
+                               "cannot be gated",
+                               r, prof_rec_str(P.recs[r], "nondeterminism"));
     for (int r = 0; r < P.nrecs; r++)
         if (cJSON_IsFalse(cJSON_GetObjectItem(P.recs[r], "same_output_as_plain")))
-            return set_verdict(NGCC_ERROR, "record %d: the prof library's output differs from the plain "
-                               "library's for the same seed: the wrapped build does different work", r);
+            return set_verdict(NGCC_ERROR,
+                               "record %d: the prof library's output differs from the plain "
+                               "library's for the same seed: the wrapped build does different work",
+                               r);
     return 0;
 }
 
@@ -250,11 +259,11 @@ static void judge_counts(void)
     if (!P.expected) {
         char cand[128];
         snprintf(cand, sizeof cand, "%.*s", (int)strcspn(P.name, "/"), P.name);
-        set_verdict(NGCC_RECORDED, "%s; no expectation committed for %s %s (%s): the counts are recorded, not "
+        set_verdict(NGCC_RECORDED,
+                    "%s; no expectation committed for %s %s (%s): the counts are recorded, not "
                     "gated; record it with the prof-expect target (cmake --build <build> --target prof-expect-%s)",
                     P.drng_text, P.instance, P.op,
-                    P.expect_used ? P.expect_used : (P.nexpect_files ? P.expect_files[0] : "no --expectations"),
-                    cand);
+                    P.expect_used ? P.expect_used : (P.nexpect_files ? P.expect_files[0] : "no --expectations"), cand);
         return;
     }
     const cJSON *gate = cJSON_GetObjectItem(P.out, "gate");
@@ -266,8 +275,8 @@ static void judge_counts(void)
         set_verdict(NGCC_MISMATCH, "%d (record, symbol) call counts differ from %s; first: %s; measured %s", d,
                     P.expect_used, P.diff.nlines ? P.diff.lines[0] : "", P.drng_text);
     else
-        set_verdict(NGCC_PASS, "the call counts of %d records equal %s; %s%s%s", P.diff.compared_records,
-                    P.expect_used, P.drng_text, P.diff.note[0] ? "; " : "", P.diff.note);
+        set_verdict(NGCC_PASS, "the call counts of %d records equal %s; %s%s%s", P.diff.compared_records, P.expect_used,
+                    P.drng_text, P.diff.note[0] ? "; " : "", P.diff.note);
 }
 
 /* ---- main ---- */
@@ -277,11 +286,21 @@ static int prof_option(ngcc_frame *f, int c, const char *v)
 {
     double d;
     switch (c) {
-    case 'p': P.plain_lib = v[0] ? v : NULL; return 0;
-    case 'i': P.instance = v; return 0;
-    case 'B': P.objects_root = v; return 0;
-    case 'd': P.objects_dir = v; return 0;
-    case 'D': P.objdump = v; return 0;
+    case 'p':
+        P.plain_lib = v[0] ? v : NULL;
+        return 0;
+    case 'i':
+        P.instance = v;
+        return 0;
+    case 'B':
+        P.objects_root = v;
+        return 0;
+    case 'd':
+        P.objects_dir = v;
+        return 0;
+    case 'D':
+        P.objdump = v;
+        return 0;
     case 'x':
         if (P.nexpect_files == MAX_EXPECT_FILES) {
             fprintf(stderr, "ngcc-prof: --expectations %s: at most %d files\n", v, MAX_EXPECT_FILES);
@@ -304,18 +323,25 @@ static int prof_option(ngcc_frame *f, int c, const char *v)
             return -1;
         P.max_reps = (int)d;
         return 0;
-    case 'T': return ngcc_frame_number(f, "time-budget", v, 0, 1e6, &P.budget);
+    case 'T':
+        return ngcc_frame_number(f, "time-budget", v, 0, 1e6, &P.budget);
     }
     return -1;
 }
 
 static int parse_args(int argc, char **argv)
 {
-    static const struct option lo[] = {
-        {"plain-lib", 1, 0, 'p'}, {"instance", 1, 0, 'i'}, {"objects-root", 1, 0, 'B'},
-        {"objects-dir", 1, 0, 'd'}, {"objdump", 1, 0, 'D'}, {"expectations", 1, 0, 'x'},
-        {"records", 1, 0, 'N'}, {"min-reps", 1, 0, 'r'}, {"max-reps", 1, 0, 'R'}, {"time-budget", 1, 0, 'T'},
-        {0, 0, 0, 0}};
+    static const struct option lo[] = {{"plain-lib", 1, 0, 'p'},
+                                       {"instance", 1, 0, 'i'},
+                                       {"objects-root", 1, 0, 'B'},
+                                       {"objects-dir", 1, 0, 'd'},
+                                       {"objdump", 1, 0, 'D'},
+                                       {"expectations", 1, 0, 'x'},
+                                       {"records", 1, 0, 'N'},
+                                       {"min-reps", 1, 0, 'r'},
+                                       {"max-reps", 1, 0, 'R'},
+                                       {"time-budget", 1, 0, 'T'},
+                                       {0, 0, 0, 0}};
     static const ngcc_frame_spec spec = {"prof", "ngcc-prof", NULL, lo, prof_option, NGCC_FRAME_OP, NULL};
     int rc = ngcc_frame_parse(&P.f, &spec, argc, argv);
     if (rc)

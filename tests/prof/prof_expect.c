@@ -24,9 +24,10 @@ cJSON *prof_expect_load(char *const *paths, int n, const char **used, char *err,
         const cJSON *inst = j ? cJSON_GetObjectItemCaseSensitive(j, "instances") : NULL;
         if (!j || !cJSON_IsObject(inst)) {
             snprintf(err, errlen, "%s: %s; fix it or delete it and rerun the prof tests, then ngcc-prof-expect",
-                     paths[i], !text ? "cannot read the expectation file"
-                               : !j  ? "not valid JSON"
-                                     : "no \"instances\" object");
+                     paths[i],
+                     !text ? "cannot read the expectation file"
+                     : !j  ? "not valid JSON"
+                           : "no \"instances\" object");
             cJSON_Delete(j);
             return NULL;
         }
@@ -70,7 +71,8 @@ static int well_formed(const cJSON *entry, int *records)
         return 0;
     *records = n->valueint;
     const cJSON *a;
-    cJSON_ArrayForEach(a, calls) {
+    cJSON_ArrayForEach(a, calls)
+    {
         if (!cJSON_IsArray(a) || cJSON_GetArraySize(a) != *records)
             return 0;
     }
@@ -91,8 +93,8 @@ static int compare_symbol(const char *sym, const cJSON *ec, const cJSON *mc, int
             continue;
         differ++;
         if (*nrec_lines < PROF_DIFF_LINES)
-            snprintf(rec_lines[(*nrec_lines)++], 200, "%s record %d: %s expected %.0f, measured %.0f", op, r, sym,
-                     e, m);
+            snprintf(rec_lines[(*nrec_lines)++], 200, "%s record %d: %s expected %.0f, measured %.0f", op, r, sym, e,
+                     m);
     }
     if (differ)
         add_line(d, "%s %s: expected mean %g, measured mean %g (%d of %d records differ)", op, sym, se / n, sm / n,
@@ -106,8 +108,10 @@ int prof_expect_compare(const cJSON *expected, const cJSON *gate, const char *op
     memset(d, 0, sizeof *d);
     int ne, nm;
     if (!well_formed(expected, &ne)) {
-        snprintf(err, errlen, "the expectation of %s is malformed (needs \"records\" N and \"calls\" "
-                 "{symbol: [N numbers]}); refresh it with ngcc-prof-expect", op);
+        snprintf(err, errlen,
+                 "the expectation of %s is malformed (needs \"records\" N and \"calls\" "
+                 "{symbol: [N numbers]}); refresh it with ngcc-prof-expect",
+                 op);
         return -1;
     }
     if (!well_formed(gate, &nm)) {
@@ -117,17 +121,21 @@ int prof_expect_compare(const cJSON *expected, const cJSON *gate, const char *op
     int n = ne < nm ? ne : nm;
     d->compared_records = n;
     if (ne != nm)
-        snprintf(d->note, sizeof d->note, "the expectation holds %d records, this run measured %d: the first %d "
-                 "are gated", ne, nm, n);
+        snprintf(d->note, sizeof d->note,
+                 "the expectation holds %d records, this run measured %d: the first %d "
+                 "are gated",
+                 ne, nm, n);
     const cJSON *ec = cJSON_GetObjectItemCaseSensitive(expected, "calls");
     const cJSON *mc = cJSON_GetObjectItemCaseSensitive(gate, "calls");
     char rec_lines[PROF_DIFF_LINES][200];
     int nrec = 0;
     const cJSON *a;
-    cJSON_ArrayForEach(a, ec) {
+    cJSON_ArrayForEach(a, ec)
+    {
         d->differing += compare_symbol(a->string, ec, mc, n, op, d, rec_lines, &nrec);
     }
-    cJSON_ArrayForEach(a, mc) { /* measured symbols the expectation does not list */
+    cJSON_ArrayForEach(a, mc)
+    { /* measured symbols the expectation does not list */
         if (!cJSON_GetObjectItemCaseSensitive(ec, a->string))
             d->differing += compare_symbol(a->string, ec, mc, n, op, d, rec_lines, &nrec);
     }

@@ -22,11 +22,11 @@
 #define PROF_DIFF_LINES 24
 
 typedef struct {
-    int differing;          /* (record, symbol) pairs that differ */
-    int compared_records;   /* records gated */
+    int differing;        /* (record, symbol) pairs that differ */
+    int compared_records; /* records gated */
     int nlines;
     char lines[PROF_DIFF_LINES][200]; /* per symbol summaries, then per record differences */
-    char note[200];         /* e.g. records in one side only */
+    char note[200];                   /* e.g. records in one side only */
 } prof_diff;
 
 /* Loads the first existing file of paths[0..n-1]. *used = that path, or NULL
@@ -39,8 +39,8 @@ const cJSON *prof_expect_entry(const cJSON *root, const char *instance, const ch
 
 /* Compares a measured gate with an expectation entry. Returns the number of
  * differing (record, symbol) pairs, or -1 (err set) if the entry is malformed. */
-int prof_expect_compare(const cJSON *expected, const cJSON *gate, const char *op, prof_diff *d,
-                        char *err, size_t errlen);
+int prof_expect_compare(const cJSON *expected, const cJSON *gate, const char *op, prof_diff *d, char *err,
+                        size_t errlen);
 
 /* Sets instances/<instance>/<op> = gate in root (creating what is missing). */
 void prof_expect_put(cJSON *root, const char *instance, const char *op, const cJSON *gate);

@@ -120,7 +120,8 @@ static cJSON *load_or_new(void)
         cJSON_AddNumberToObject(root, "schema", PROF_EXPECT_SCHEMA);
         cJSON_AddStringToObject(root, "kind", "prof-expectation");
         cJSON_AddStringToObject(root, "candidate", T.candidate ? T.candidate : "");
-        cJSON_AddStringToObject(root, "comment",
+        cJSON_AddStringToObject(
+            root, "comment",
             "ICCS call counts per KAT record (records 0..N-1 of the official KAT flow) for each instance and "
             "operation; the prof tests fail on any difference. Written by ngcc-prof-expect from a prof run.");
         cJSON_AddObjectToObject(root, "instances");
@@ -130,20 +131,29 @@ static cJSON *load_or_new(void)
 
 static int parse_args(int argc, char **argv)
 {
-    static const struct option lo[] = {{"records-dir", 1, 0, 'r'}, {"out", 1, 0, 'o'}, {"candidate", 1, 0, 'c'},
-                                       {"instance", 1, 0, 'i'}, {"dry-run", 0, 0, 'n'}, {0, 0, 0, 0}};
+    static const struct option lo[] = {{"records-dir", 1, 0, 'r'}, {"out", 1, 0, 'o'},     {"candidate", 1, 0, 'c'},
+                                       {"instance", 1, 0, 'i'},    {"dry-run", 0, 0, 'n'}, {0, 0, 0, 0}};
     int c;
     while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
         switch (c) {
-        case 'r': T.records_dir = optarg; break;
-        case 'o': T.out = optarg; break;
-        case 'c': T.candidate = optarg; break;
+        case 'r':
+            T.records_dir = optarg;
+            break;
+        case 'o':
+            T.out = optarg;
+            break;
+        case 'c':
+            T.candidate = optarg;
+            break;
         case 'i':
             if (T.nonly < MAX_FILTER)
                 T.only[T.nonly++] = optarg;
             break;
-        case 'n': T.dry_run = 1; break;
-        default: return -1;
+        case 'n':
+            T.dry_run = 1;
+            break;
+        default:
+            return -1;
         }
     }
     return T.records_dir && T.out ? 0 : -1;
@@ -161,8 +171,10 @@ int main(int argc, char **argv)
     char **keys = NULL;
     int n = list_instances(&keys);
     if (n < 0) {
-        fprintf(stderr, "ngcc-prof-expect: %s: cannot read the records folder; run the prof tests first "
-                "(ctest -L prof)\n", T.records_dir);
+        fprintf(stderr,
+                "ngcc-prof-expect: %s: cannot read the records folder; run the prof tests first "
+                "(ctest -L prof)\n",
+                T.records_dir);
         return 1;
     }
     int taken = 0;

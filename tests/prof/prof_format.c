@@ -29,7 +29,10 @@ static void fmt_sig(double v, int sig, char *out, size_t n)
     }
 }
 
-void prof_fmt_sig3(double v, char *out, size_t n) { fmt_sig(v, 3, out, n); }
+void prof_fmt_sig3(double v, char *out, size_t n)
+{
+    fmt_sig(v, 3, out, n);
+}
 
 void prof_fmt_pct(double share, char *out, size_t n)
 {
@@ -103,7 +106,8 @@ void prof_fmt_calls(const cJSON *calls, char *out, size_t n)
     entry e[16];
     int k = 0;
     const cJSON *c;
-    cJSON_ArrayForEach(c, calls) {
+    cJSON_ArrayForEach(c, calls)
+    {
         size_t l = strlen(c->string), sl = strlen(OTHER_SUFFIX);
         if (l > sl && strcmp(c->string + l - sl, OTHER_SUFFIX) == 0)
             continue; /* counted with its symbol */

@@ -68,9 +68,8 @@ static struct {
 } H;
 
 /* the fixture author's hand counts of verify's sm3hash calls (h = 4, 5) */
-static const long long author_verify_sm3[2][RECORDS] = {
-    {485, 530, 530, 500, 500, 485, 485, 590, 515, 455},
-    {531, 531, 471, 516, 486, 501, 471, 561, 501, 471}};
+static const long long author_verify_sm3[2][RECORDS] = {{485, 530, 530, 500, 500, 485, 485, 590, 515, 455},
+                                                        {531, 531, 471, 516, 486, 501, 471, 561, 501, 471}};
 
 static void add_bin(hbin *b, int *n, int sym, long long bits, long long calls)
 {
@@ -345,24 +344,35 @@ static int parse_offset(const char *arg)
 
 static int parse_args(int argc, char **argv)
 {
-    static const struct option lo[] = {{"scheme", 1, 0, 's'}, {"h", 1, 0, 'h'}, {"kat", 1, 0, 'k'},
-                                       {"records-dir", 1, 0, 'r'}, {"offset", 1, 0, 'o'}, {"type", 1, 0, 't'},
-                                       {0, 0, 0, 0}};
+    static const struct option lo[] = {
+        {"scheme", 1, 0, 's'}, {"h", 1, 0, 'h'},    {"kat", 1, 0, 'k'}, {"records-dir", 1, 0, 'r'},
+        {"offset", 1, 0, 'o'}, {"type", 1, 0, 't'}, {0, 0, 0, 0}};
     int c;
     while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
         switch (c) {
-        case 's': H.scheme = optarg; break;
-        case 'h': H.h = atoi(optarg); break;
-        case 'k': H.kat = optarg; break;
-        case 'r': H.records_dir = optarg; break;
-        case 't': H.type = optarg; break;
+        case 's':
+            H.scheme = optarg;
+            break;
+        case 'h':
+            H.h = atoi(optarg);
+            break;
+        case 'k':
+            H.kat = optarg;
+            break;
+        case 'r':
+            H.records_dir = optarg;
+            break;
+        case 't':
+            H.type = optarg;
+            break;
         case 'o':
             if (parse_offset(optarg)) {
                 fprintf(stderr, "ngcc-prof-handcount: --offset %s: expected <op>:<symbol>:<calls>\n", optarg);
                 return -1;
             }
             break;
-        default: return -1;
+        default:
+            return -1;
         }
     }
     if (!H.scheme || !H.records_dir)

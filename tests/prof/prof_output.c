@@ -64,7 +64,8 @@ static void add_scan(cJSON *r)
     cJSON_AddStringToObject(sc, "dir", P.scan_dir);
     cJSON_AddNumberToObject(sc, "objects", P.scan.objects);
     cJSON_AddStringToObject(sc, "error", P.scan.error);
-    cJSON_AddStringToObject(sc, "wrapped_means", "referenced from another object file, so every such call "
+    cJSON_AddStringToObject(sc, "wrapped_means",
+                            "referenced from another object file, so every such call "
                             "goes through the -Wl,--wrap counter");
 }
 
@@ -99,10 +100,12 @@ void prof_build_record(void)
     cJSON_AddNumberToObject(drng, "drng_algorithm", own);
     cJSON_AddNumberToObject(drng, "other_contexts", other);
     cJSON_AddStringToObject(drng, "text", P.drng_text);
-    cJSON_AddStringToObject(drng, "means", "get_random_number calls per operation (mean over the records) in "
+    cJSON_AddStringToObject(drng, "means",
+                            "get_random_number calls per operation (mean over the records) in "
                             "every DRNG context, as the published tables count them; split into the global "
                             "drng_algorithm and other contexts");
-    cJSON_AddStringToObject(P.out, "summary_order", "by mean calls per operation, descending, then by name; "
+    cJSON_AddStringToObject(P.out, "summary_order",
+                            "by mean calls per operation, descending, then by name; "
                             "3 significant figures; drng = every get_random_number call (all contexts)");
     add_scan(P.out);
 }
@@ -117,8 +120,10 @@ void prof_finish_record(void)
         cJSON_AddItemToArray(d, cJSON_CreateString(P.diff.lines[i]));
     cJSON_AddStringToObject(P.out, "summary", P.calls_text);
     cJSON *ch = cJSON_AddObjectToObject(P.out, "child");
-    cJSON_AddStringToObject(ch, "end", P.child.end == NGCC_CHILD_EXITED ? "exited"
-                                       : P.child.end == NGCC_CHILD_SIGNALED ? "signaled" : "timeout");
+    cJSON_AddStringToObject(ch, "end",
+                            P.child.end == NGCC_CHILD_EXITED     ? "exited"
+                            : P.child.end == NGCC_CHILD_SIGNALED ? "signaled"
+                                                                 : "timeout");
     cJSON_AddNumberToObject(ch, "code", P.child.code);
     cJSON_AddNumberToObject(ch, "seconds", P.child.seconds);
     /* verdict, detail, expected_verdict, inputs and fingerprint ("expected"
@@ -143,13 +148,15 @@ static void print_bits(void)
     size_t used = 0;
     const cJSON *in = cJSON_GetObjectItem(P.out, "bits_in"), *out = cJSON_GetObjectItem(P.out, "bits_out");
     const cJSON *sym;
-    cJSON_ArrayForEach(sym, in) {
+    cJSON_ArrayForEach(sym, in)
+    {
         const cJSON *dirs[2] = {sym, cJSON_GetObjectItem(out, sym->string)};
         used += (size_t)snprintf(line + used, sizeof line - used, "%s%s", used ? "; " : "", sym->string);
         for (int d = 0; d < 2 && used < sizeof line; d++) {
             used += (size_t)snprintf(line + used, sizeof line - used, " %s", d ? "/ out" : "in");
             const cJSON *bin;
-            cJSON_ArrayForEach(bin, dirs[d]) {
+            cJSON_ArrayForEach(bin, dirs[d])
+            {
                 char n[32];
                 double v = bin->valuedouble / (P.nrecs ? P.nrecs : 1);
                 if (v == floor(v))
@@ -170,7 +177,8 @@ static void print_bits(void)
 void prof_print_figures(void)
 {
     const cJSON *c;
-    cJSON_ArrayForEach(c, cJSON_GetObjectItem(P.out, "calls")) {
+    cJSON_ArrayForEach(c, cJSON_GetObjectItem(P.out, "calls"))
+    {
         char name[96];
         snprintf(name, sizeof name, "calls_%s", prof_display_name(c->string));
         for (char *p = name; *p; p++)
@@ -179,7 +187,8 @@ void prof_print_figures(void)
         measurement(name, cJSON_GetNumberValue(cJSON_GetObjectItem(c, "mean")));
     }
     measurement("hash_share_pct", 100 * P.figs.hash);
-    measurement("calls_drng_all_contexts", cJSON_GetNumberValue(cJSON_GetObjectItem(cJSON_GetObjectItem(P.out, "drng"), "calls")));
+    measurement("calls_drng_all_contexts",
+                cJSON_GetNumberValue(cJSON_GetObjectItem(cJSON_GetObjectItem(P.out, "drng"), "calls")));
     measurement("drng_share_pct", 100 * P.figs.drng);
     measurement("overhead_raw_pct", 100 * P.figs.overhead_raw);
     measurement("overhead_corrected_pct", 100 * P.figs.overhead_corrected);
@@ -197,7 +206,8 @@ void prof_print_figures(void)
     print_bits();
     if (P.figs.disturbed)
         printf("ngcc: prof note: the timed runs of %d of %d records were preempted (busy host): shares and "
-               "overhead are approximate; the counts are not affected\n", P.figs.disturbed, P.nrecs);
+               "overhead are approximate; the counts are not affected\n",
+               P.figs.disturbed, P.nrecs);
     for (int i = 0; i < P.scan.nreasons; i++)
         printf("ngcc: WARNING: calls may be missed: %s\n", P.scan.reasons[i]);
     if (P.diff.note[0])
@@ -240,7 +250,7 @@ int prof_run_cases(void)
 {
     int n = P.records;
     struct CMUnitTest *tests = calloc((size_t)(2 * n), sizeof *tests);
-    char (*names)[48] = calloc((size_t)(2 * n), sizeof *names);
+    char(*names)[48] = calloc((size_t)(2 * n), sizeof *names);
     for (int r = 0; r < n; r++) {
         snprintf(names[2 * r], 48, "record_%02d_measured", r);
         snprintf(names[2 * r + 1], 48, "record_%02d_counts", r);
@@ -254,4 +264,3 @@ int prof_run_cases(void)
     free(names);
     return failed;
 }
-

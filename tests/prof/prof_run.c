@@ -35,11 +35,11 @@ typedef struct {
 } lib;
 
 typedef struct {
-    long preempted;  /* involuntary context switches during the run */
-    int failed_step; /* -1: every step returned 0 */
-    int rc;          /* rc of the failed step, else of the target */
-    int ssdiff;      /* KEM dec: shared secrets differ */
-    ull ticks;       /* target operation */
+    long preempted;            /* involuntary context switches during the run */
+    int failed_step;           /* -1: every step returned 0 */
+    int rc;                    /* rc of the failed step, else of the target */
+    int ssdiff;                /* KEM dec: shared secrets differ */
+    ull ticks;                 /* target operation */
     unsigned long long digest; /* FNV-1a of the target's outputs */
 } run_result;
 
@@ -99,19 +99,24 @@ static int lib_open(lib *L, const char *path, int need_prof, char *err, int errl
     *(void **)&L->hist = ngcc_instance_sym(&L->in, "ngcc_prof_hist");
     *(void **)&L->calibrate = ngcc_instance_sym(&L->in, "ngcc_prof_calibrate");
     if (!abi || !L->reset || !L->read || !L->hist || !L->calibrate) {
-        snprintf(err, (size_t)errlen, "%s has no profiling surface (ngcc_prof_*): not a prof build; "
-                 "rebuild it with its build/<cand>/<key>/prof test", path);
+        snprintf(err, (size_t)errlen,
+                 "%s has no profiling surface (ngcc_prof_*): not a prof build; "
+                 "rebuild it with its build/<cand>/<key>/prof test",
+                 path);
         return -1;
     }
     if (abi() != NGCC_PROF_ABI) {
-        snprintf(err, (size_t)errlen, "%s: profiling surface ABI %d, harness expects %d (rebuild the instance)",
-                 path, abi(), NGCC_PROF_ABI);
+        snprintf(err, (size_t)errlen, "%s: profiling surface ABI %d, harness expects %d (rebuild the instance)", path,
+                 abi(), NGCC_PROF_ABI);
         return -1;
     }
     return 0;
 }
 
-static ull clamp(ull v, ull claim) { return v > claim ? claim : v; }
+static ull clamp(ull v, ull claim)
+{
+    return v > claim ? claim : v;
+}
 
 /* runs the SIG flow up to step target; returns the rc of the last step run */
 static int sig_step(lib *L, int k, const unsigned char *m, ull mlen, ull *len, run_result *r, int target)
@@ -168,8 +173,8 @@ static int kem_step(lib *L, int k, ull *len, run_result *r, int target)
 /* One pass of the KAT flow for one record: seed, then the steps up to and
  * including target. Counters are reset right before the target step, so
  * seeding and earlier steps are not in the profile. */
-static void run_steps(lib *L, int target, const unsigned char *seed, const unsigned char *m, ull mlen,
-                      int profile, run_result *r)
+static void run_steps(lib *L, int target, const unsigned char *seed, const unsigned char *m, ull mlen, int profile,
+                      run_result *r)
 {
     ull len[4] = {L->claim[0], L->claim[1], L->claim[2], L->claim[3]};
     memset(r, 0, sizeof *r);
@@ -200,8 +205,8 @@ static long involuntary_switches(void)
 }
 
 /* one run, and whether the scheduler took the CPU away during it */
-static void run_once(lib *L, int target, const unsigned char *seed, const unsigned char *m, ull mlen,
-                     int profile, run_result *r)
+static void run_once(lib *L, int target, const unsigned char *seed, const unsigned char *m, ull mlen, int profile,
+                     run_result *r)
 {
     long before = involuntary_switches();
     run_steps(L, target, seed, m, mlen, profile, r);
@@ -300,8 +305,8 @@ static int preferred(ull ticks, long pre, ull best_ticks, long best_pre)
     return ticks < best_ticks;
 }
 
-static void one_rep(lib *P, lib *Q, int target, const unsigned char *seed, const unsigned char *m, ull mlen,
-                    int rep, record_acc *a, cJSON *rec)
+static void one_rep(lib *P, lib *Q, int target, const unsigned char *seed, const unsigned char *m, ull mlen, int rep,
+                    record_acc *a, cJSON *rec)
 {
     run_result rp, rq;
     if (Q) {

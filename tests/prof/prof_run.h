@@ -12,9 +12,9 @@ extern const char *const prof_kem_ops[PROF_MAX_OPS]; /* keygen enc dec */
 
 typedef struct {
     const char *prof_lib;
-    const char *plain_lib; /* NULL: no overhead comparison */
-    const char *op;        /* keygen|sign|verify or keygen|enc|dec */
-    int records;           /* first N KAT records */
+    const char *plain_lib;  /* NULL: no overhead comparison */
+    const char *op;         /* keygen|sign|verify or keygen|enc|dec */
+    int records;            /* first N KAT records */
     int min_reps, max_reps; /* runs per record and library: at least min_reps (>= 2: the counts
                                must repeat), more until the two fastest runs of each library agree
                                within 1% or max_reps or the time budget is reached */

@@ -168,24 +168,24 @@ static void judge_object(const char *path, const obj_info *o, prof_scan_result *
         r->defined[s] |= o->def_global[s] | o->def_local[s];
         if (o->def_global[s] && o->reloc[s]) {
             r->missable[s] = 1;
-            add_reason(r, "%s defines %s and calls it inside the same object: those calls bypass --wrap",
-                       base(path), sym_names[s]);
+            add_reason(r, "%s defines %s and calls it inside the same object: those calls bypass --wrap", base(path),
+                       sym_names[s]);
         } else if (o->def_global[s] && o->other_global_fn[0]) {
             r->missable[s] = 1;
-            add_reason(r, "%s defines %s next to other code (%s): calls inlined or bound inside that "
-                       "object are not seen", base(path), sym_names[s], o->other_global_fn);
+            add_reason(r,
+                       "%s defines %s next to other code (%s): calls inlined or bound inside that "
+                       "object are not seen",
+                       base(path), sym_names[s], o->other_global_fn);
         } else if (o->def_local[s]) {
             r->missable[s] = 1;
-            add_reason(r, "%s has a static %s of its own: its calls are never counted", base(path),
-                       sym_names[s]);
+            add_reason(r, "%s has a static %s of its own: its calls are never counted", base(path), sym_names[s]);
         }
     }
     if (o->lto)
         r->lto = 1;
 }
 
-int prof_scan_objects(const char *objdump, char *const *objects, int n, const char *flags,
-                      prof_scan_result *r)
+int prof_scan_objects(const char *objdump, char *const *objects, int n, const char *flags, prof_scan_result *r)
 {
     memset(r, 0, sizeof *r);
     if (flags && strstr(flags, "-flto"))
@@ -195,8 +195,10 @@ int prof_scan_objects(const char *objdump, char *const *objects, int n, const ch
         int status = 0;
         char *text = run_capture(argv, &status);
         if (!text || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-            snprintf(r->error, sizeof r->error, "'%s -rthw %s' failed (exit %d); install binutils or pass "
-                     "--objdump", objdump, objects[i], WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+            snprintf(r->error, sizeof r->error,
+                     "'%s -rthw %s' failed (exit %d); install binutils or pass "
+                     "--objdump",
+                     objdump, objects[i], WIFEXITED(status) ? WEXITSTATUS(status) : -1);
             free(text);
             break;
         }

@@ -19,22 +19,21 @@
 #define PROF_SCAN_MAX_REASONS 8
 
 typedef struct {
-    int objects;                      /* objects scanned (glue excluded) */
-    int used[NGCC_PROF_NSYM];         /* referenced across objects: the calls go through __wrap_ */
-    int defined[NGCC_PROF_NSYM];      /* defined by some object of the library */
-    int missable[NGCC_PROF_NSYM];     /* some calls may bypass the wrapper */
+    int objects;                  /* objects scanned (glue excluded) */
+    int used[NGCC_PROF_NSYM];     /* referenced across objects: the calls go through __wrap_ */
+    int defined[NGCC_PROF_NSYM];  /* defined by some object of the library */
+    int missable[NGCC_PROF_NSYM]; /* some calls may bypass the wrapper */
     int lto;
     int may_miss;
     int nreasons;
     char reasons[PROF_SCAN_MAX_REASONS][320];
-    char error[320];                  /* non-empty: the scan itself failed */
+    char error[320]; /* non-empty: the scan itself failed */
 } prof_scan_result;
 
 /* Scans the given objects; flags = the compile flags of the build (for
  * -flto). A scan that cannot run sets error and may_miss (nothing verified).
  * Returns 0, or -1 on a scan error. */
-int prof_scan_objects(const char *objdump, char *const *objects, int n, const char *flags,
-                      prof_scan_result *r);
+int prof_scan_objects(const char *objdump, char *const *objects, int n, const char *flags, prof_scan_result *r);
 
 /* Collects the *.o files below dir (sorted); caller frees with
  * prof_scan_free. Returns the count, or -1 if dir cannot be read. */

@@ -10,10 +10,13 @@
 #define MAX_RATIOS 256
 
 static const char *const sym_names[NGCC_PROF_NSYM] = NGCC_PROF_SYM_NAMES;
-static const char *const other_keys[NGCC_PROF_NSYM] = {
-    NULL, NULL, NULL, "get_random_number@other_ctx", "init_random_number@other_ctx"};
+static const char *const other_keys[NGCC_PROF_NSYM] = {NULL, NULL, NULL, "get_random_number@other_ctx",
+                                                       "init_random_number@other_ctx"};
 
-static int is_hash(int s) { return s <= NGCC_PROF_PSEUDOXOF; }
+static int is_hash(int s)
+{
+    return s <= NGCC_PROF_PSEUDOXOF;
+}
 
 static double num(const cJSON *o, const char *k)
 {
@@ -49,11 +52,17 @@ static void record_times(const cJSON *rec, const prof_calib *cal, rec_times *t)
     t->total_corr = fmax(0, t->total_raw - t->calls_all * cal->total);
 }
 
-static double ratio(double a, double b) { return b > 0 ? a / b : 0; }
+static double ratio(double a, double b)
+{
+    return b > 0 ? a / b : 0;
+}
 
 /* a share of the operation time: the correction of a few ticks per call can
  * push a measured 100% slightly over; a share is never above 1 */
-static double share(double inside, double total) { return fmin(1, ratio(inside, total)); }
+static double share(double inside, double total)
+{
+    return fmin(1, ratio(inside, total));
+}
 
 static double part(const double *in, int hash)
 {
@@ -69,7 +78,8 @@ static cJSON *hist_object(const cJSON *pairs)
 {
     cJSON *o = cJSON_CreateObject();
     const cJSON *p;
-    cJSON_ArrayForEach(p, pairs) {
+    cJSON_ArrayForEach(p, pairs)
+    {
         char key[32];
         snprintf(key, sizeof key, "%.0f", cJSON_GetArrayItem(p, 0)->valuedouble);
         cJSON_AddNumberToObject(o, key, cJSON_GetArrayItem(p, 1)->valuedouble);
@@ -84,7 +94,8 @@ static void hist_sum(cJSON *total, const cJSON *pairs, const char *sym)
     if (!t)
         t = cJSON_AddObjectToObject(total, sym);
     const cJSON *p;
-    cJSON_ArrayForEach(p, pairs) {
+    cJSON_ArrayForEach(p, pairs)
+    {
         char key[32];
         snprintf(key, sizeof key, "%.0f", cJSON_GetArrayItem(p, 0)->valuedouble);
         double add = cJSON_GetArrayItem(p, 1)->valuedouble;
@@ -132,7 +143,8 @@ static cJSON *per_record_entry(const cJSON *rec, const prof_calib *cal, cJSON *c
     for (int d = 0; d < 2; d++) {
         cJSON *h = cJSON_AddObjectToObject(o, dirs[d]);
         const cJSON *p;
-        cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(rec, dirs[d])) {
+        cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(rec, dirs[d]))
+        {
             cJSON_AddItemToObject(h, p->string, hist_object(p));
         }
     }
@@ -144,7 +156,8 @@ static cJSON *per_record_entry(const cJSON *rec, const prof_calib *cal, cJSON *c
     cJSON_AddNumberToObject(o, "prof_ticks", t.total_raw);
     if (cJSON_GetObjectItemCaseSensitive(rec, "plain_ticks"))
         cJSON_AddNumberToObject(o, "plain_ticks", t.plain);
-    cJSON_AddItemToObject(o, "prof_ticks_all", cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(rec, "prof_ticks_all"), 1));
+    cJSON_AddItemToObject(o, "prof_ticks_all",
+                          cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(rec, "prof_ticks_all"), 1));
     cJSON *pa = cJSON_GetObjectItemCaseSensitive(rec, "plain_ticks_all");
     if (pa)
         cJSON_AddItemToObject(o, "plain_ticks_all", cJSON_Duplicate(pa, 1));
@@ -199,7 +212,8 @@ static void add_hists(cJSON *rec_out, cJSON *const *recs, int n)
         cJSON *total = cJSON_AddObjectToObject(rec_out, dirs[d]);
         for (int r = 0; r < n; r++) {
             const cJSON *p;
-            cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(recs[r], dirs[d])) {
+            cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(recs[r], dirs[d]))
+            {
                 hist_sum(total, p, p->string);
             }
         }
@@ -249,7 +263,8 @@ static void add_shares(cJSON *rec_out, cJSON *const *recs, int n, const prof_cal
     cJSON *by = cJSON_AddObjectToObject(sh, "by_symbol_pooled");
     for (int s = 0; s < NGCC_PROF_NSYM; s++)
         cJSON_AddNumberToObject(by, sym_names[s], share(in_corr[s], total_corr));
-    cJSON_AddStringToObject(sh, "method", "median over the records of (ticks inside the outermost wrapped calls "
+    cJSON_AddStringToObject(sh, "method",
+                            "median over the records of (ticks inside the outermost wrapped calls "
                             "/ operation ticks) in the record's chosen run, both minus the calibrated wrapper "
                             "cost per call; pooled: sums over the records");
     cJSON_AddNumberToObject(rec_out, "timing_disturbed_records", disturbed);
@@ -305,7 +320,8 @@ static void add_overhead(cJSON *rec_out, cJSON *const *recs, int n, const prof_c
         cJSON_AddNumberToObject(ov, "raw_q3", quantile(raw, k, 0.75));
         cJSON_AddNumberToObject(ov, "corrected_q1", quantile(cor, k, 0.25));
         cJSON_AddNumberToObject(ov, "corrected_q3", quantile(cor, k, 0.75));
-        cJSON_AddStringToObject(ov, "method", "median over the records of fastest prof run / fastest plain run - 1 "
+        cJSON_AddStringToObject(ov, "method",
+                                "median over the records of fastest prof run / fastest plain run - 1 "
                                 "(runs alternate); corrected: prof minus calls x wrapper_ticks_per_call");
     } else {
         cJSON_AddNullToObject(ov, "plain_ticks");

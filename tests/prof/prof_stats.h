@@ -13,12 +13,12 @@ typedef struct {
 } prof_calib;
 
 typedef struct {
-    double hash, drng;          /* corrected shares, median over the records */
-    double hash_raw, drng_raw;  /* uncorrected */
-    double overhead_raw;        /* prof/plain - 1, or NAN without the plain library */
-    double overhead_corrected;  /* (prof - wrapper cost)/plain - 1, or NAN */
-    double calls_per_op;        /* wrapped calls per operation (mean) */
-    int disturbed;              /* records whose chosen runs were preempted */
+    double hash, drng;         /* corrected shares, median over the records */
+    double hash_raw, drng_raw; /* uncorrected */
+    double overhead_raw;       /* prof/plain - 1, or NAN without the plain library */
+    double overhead_corrected; /* (prof - wrapper cost)/plain - 1, or NAN */
+    double calls_per_op;       /* wrapped calls per operation (mean) */
+    int disturbed;             /* records whose chosen runs were preempted */
 } prof_summary_figs;
 
 /* Adds "calls", "bits_in", "bits_out", "share", "per_record", "overhead" and

@@ -175,13 +175,16 @@ int main(int argc, char **argv)
     free_list(cands);
     char *doc = NULL;
     size_t dl = 0;
-    append(&doc, &dl, "# ICCS hash and DRNG profile\n\nCalls per operation: mean over the KAT records, 3 significant "
-           "figures, ordered by count (drng = every get_random_number call, in all DRNG contexts, as the published "
-           "tables count them; the DRNG column splits it into drng_algorithm and other contexts). Shares: time inside the "
-           "placeholder hashes (pseudohash, pseudoXOF, sm3hash) and inside the DRNG, corrected for the wrapper's "
-           "own cost. Overhead: profiled vs plain library, raw / after that correction.\n\n%s\n"
-           "| instance | op | calls per operation | DRNG calls | pseudohash/XOF/sm3 share | DRNG share | overhead | "
-           "verdict |\n|---|---|---|---|---|---|---|---|\n%s", o.lines ? o.lines : "", o.table ? o.table : "");
+    append(
+        &doc, &dl,
+        "# ICCS hash and DRNG profile\n\nCalls per operation: mean over the KAT records, 3 significant "
+        "figures, ordered by count (drng = every get_random_number call, in all DRNG contexts, as the published "
+        "tables count them; the DRNG column splits it into drng_algorithm and other contexts). Shares: time inside the "
+        "placeholder hashes (pseudohash, pseudoXOF, sm3hash) and inside the DRNG, corrected for the wrapper's "
+        "own cost. Overhead: profiled vs plain library, raw / after that correction.\n\n%s\n"
+        "| instance | op | calls per operation | DRNG calls | pseudohash/XOF/sm3 share | DRNG share | overhead | "
+        "verdict |\n|---|---|---|---|---|---|---|---|\n%s",
+        o.lines ? o.lines : "", o.table ? o.table : "");
     fputs(doc, stdout);
     int rc = 0;
     if (o.found == 0) {

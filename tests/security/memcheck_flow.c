@@ -66,8 +66,7 @@ int memcheck_flow(const char *lib, int record)
     const ngcc_meta *mt = in.meta;
     printf("#META type %s\n#META algorithm_instance %s\n#META impl_variant %s\n#META build_variant %s\n"
            "#META flagset %s\n#META compiler %s\n#META flags %s\n",
-           mt->type, mt->algorithm_instance, mt->impl_variant, mt->build_variant, mt->flagset, mt->compiler,
-           mt->flags);
+           mt->type, mt->algorithm_instance, mt->impl_variant, mt->build_variant, mt->flagset, mt->compiler, mt->flags);
     sec_claims c;
     sec_claims_read(&in, &c);
     static sec_result res; /* where/progress bookkeeping of the call wrappers */

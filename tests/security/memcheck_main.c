@@ -70,11 +70,19 @@ static int own_option(ngcc_frame *f, int c, const char *v)
 {
     (void)f;
     switch (c) {
-    case 'v': M.valgrind = v; return 0;
-    case 's': M.supp = v; return 0;
-    case 'r': return record_number("ngcc-memcheck", v, &M.record);
-    case 'k': M.kat_record = v; return 0;
-    case 'w': return ngcc_frame_number(f, "slowdown", v, 1, 1e4, &M.slowdown);
+    case 'v':
+        M.valgrind = v;
+        return 0;
+    case 's':
+        M.supp = v;
+        return 0;
+    case 'r':
+        return record_number("ngcc-memcheck", v, &M.record);
+    case 'k':
+        M.kat_record = v;
+        return 0;
+    case 'w':
+        return ngcc_frame_number(f, "slowdown", v, 1, 1e4, &M.slowdown);
     }
     return -1;
 }
@@ -90,8 +98,7 @@ static int is_flow(int argc, char **argv)
 
 static int run_flow(int argc, char **argv)
 {
-    static const struct option lo[] = {
-        {"run", 0, 0, 'R'}, {"lib", 1, 0, 'l'}, {"record", 1, 0, 'r'}, {0, 0, 0, 0}};
+    static const struct option lo[] = {{"run", 0, 0, 'R'}, {"lib", 1, 0, 'l'}, {"record", 1, 0, 'r'}, {0, 0, 0, 0}};
     const char *lib = NULL;
     int c, record = 0;
     while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
@@ -107,9 +114,8 @@ static int run_flow(int argc, char **argv)
 
 static int parse(int argc, char **argv)
 {
-    static const struct option lo[] = {
-        {"valgrind", 1, 0, 'v'}, {"suppressions", 1, 0, 's'}, {"record", 1, 0, 'r'},
-        {"kat-record", 1, 0, 'k'}, {"slowdown", 1, 0, 'w'}, {0, 0, 0, 0}};
+    static const struct option lo[] = {{"valgrind", 1, 0, 'v'},   {"suppressions", 1, 0, 's'}, {"record", 1, 0, 'r'},
+                                       {"kat-record", 1, 0, 'k'}, {"slowdown", 1, 0, 'w'},     {0, 0, 0, 0}};
     static const ngcc_frame_spec spec = {"memcheck", "ngcc-memcheck", usage, lo, own_option, 0, NULL};
     M.slowdown = 50;
     int rc = ngcc_frame_parse(&M.f, &spec, argc, argv);
@@ -147,9 +153,22 @@ static int exec_valgrind(void *arg, int unused_fd)
     snprintf(rec, sizeof rec, "%d", M.record);
     char errexit[32];
     snprintf(errexit, sizeof errexit, "--error-exitcode=%d", VG_ERROR_EXIT);
-    char *argv[] = {(char *)M.valgrind, "--tool=memcheck", errexit, "--track-origins=yes", "--leak-check=no",
-                    "--num-callers=20", "--vgdb=no", "--log-fd=2", supp, M.self, "--run", "--lib",
-                    (char *)M.lib, "--record", rec, NULL};
+    char *argv[] = {(char *)M.valgrind,
+                    "--tool=memcheck",
+                    errexit,
+                    "--track-origins=yes",
+                    "--leak-check=no",
+                    "--num-callers=20",
+                    "--vgdb=no",
+                    "--log-fd=2",
+                    supp,
+                    M.self,
+                    "--run",
+                    "--lib",
+                    (char *)M.lib,
+                    "--record",
+                    rec,
+                    NULL};
     execv(M.valgrind, argv);
     fprintf(stderr, "ngcc-memcheck: cannot run %s: %s\n", M.valgrind, strerror(errno));
     return 127;
@@ -189,8 +208,10 @@ static void judge(void)
     const char *at = M.last_step[0] ? M.last_step : "the start";
     if (M.child.end == NGCC_CHILD_TIMEDOUT) {
         M.f.verdict = NGCC_TIMEOUT;
-        snprintf(M.f.detail, sizeof M.f.detail, "no result after %.0f s under valgrind (last step: %s); raise the "
-                 "\"timeouts\" {\"memcheck\": S} override", M.timeout, at);
+        snprintf(M.f.detail, sizeof M.f.detail,
+                 "no result after %.0f s under valgrind (last step: %s); raise the "
+                 "\"timeouts\" {\"memcheck\": S} override",
+                 M.timeout, at);
     } else if (M.loadfail[0]) {
         M.f.verdict = NGCC_LOADFAIL;
         snprintf(M.f.detail, sizeof M.f.detail, "cannot load the instance library: %s", M.loadfail);
@@ -294,8 +315,9 @@ static void write_record(const char *start)
     cJSON *v = cJSON_AddObjectToObject(r, "valgrind");
     cJSON_AddStringToObject(v, "path", M.valgrind);
     cJSON_AddStringToObject(v, "suppressions", M.supp);
-    cJSON_AddStringToObject(v, "options", "--tool=memcheck --error-exitcode=99 --track-origins=yes "
-                                          "--leak-check=no --num-callers=20");
+    cJSON_AddStringToObject(v, "options",
+                            "--tool=memcheck --error-exitcode=99 --track-origins=yes "
+                            "--leak-check=no --num-callers=20");
     cJSON_AddNumberToObject(v, "exit_code", M.child.code);
     cJSON_AddNumberToObject(v, "errors", (double)M.errors);
     cJSON_AddNumberToObject(v, "suppressed", (double)M.suppressed);

@@ -5,12 +5,12 @@
 
 #include "ngcc_record.h"
 
-#define EXTRA_MESSAGES 4   /* sec_plan.c's extra messages */
-#define OTHER_FLIPS 32     /* sec_sig_checks.c: bytes of each further signature */
+#define EXTRA_MESSAGES 4 /* sec_plan.c's extra messages */
+#define OTHER_FLIPS 32   /* sec_sig_checks.c: bytes of each further signature */
 #define OTHER_FLIPS_MIN 8
 #define FIRST_FULL_MAX 16384
 #define FIRST_LARGE 4096
-#define FIRST_MIN 64       /* never fewer flips of the first signature */
+#define FIRST_MIN 64        /* never fewer flips of the first signature */
 #define CHILD_OVERHEAD 0.05 /* s: fork + dlopen of one child */
 #define CALL_TIMEOUT_MIN 30.0
 
@@ -41,8 +41,8 @@ int sec_costs_from_kat(const char *kat_json, int is_kem, sec_costs *c)
     if (cJSON_IsString(v) && (!strcmp(v->valuestring, "TIMEOUT") || !strcmp(v->valuestring, "CRASH")) &&
         cJSON_IsNumber(done))
         c->keep_records = (int)done->valuedouble + 1;
-    snprintf(c->source, sizeof c->source, c->known ? "the KAT's measured operation times (%s)"
-                                                   : "%s: op_seconds incomplete", kat_json);
+    snprintf(c->source, sizeof c->source,
+             c->known ? "the KAT's measured operation times (%s)" : "%s: op_seconds incomplete", kat_json);
     cJSON_Delete(r);
     return c->known;
 }
@@ -66,8 +66,9 @@ static double estimate(const shape *s, const double *op, int is_kem)
     int items = items_of(s, is_kem);
     double material = s->keys * op[0] + items * op[1];
     double reruns = 2 * (op[0] + op[1]) + 6 * op[2]; /* determinism (and unwritten_output) */
-    reruns += 2 * op[1];                              /* seed_dependence: sign|enc under two seeds */
-    double calls = is_kem ? items * (64.0 + 8 + 20) : items * 17.0 + 4.0 * s->keys + s->first + s->other * (items - 1.0);
+    reruns += 2 * op[1];                             /* seed_dependence: sign|enc under two seeds */
+    double calls =
+        is_kem ? items * (64.0 + 8 + 20) : items * 17.0 + 4.0 * s->keys + s->first + s->other * (items - 1.0);
     return material + reruns + calls * op[2] + 20 * CHILD_OVERHEAD;
 }
 
@@ -85,7 +86,7 @@ void sec_budget_plan(sec_budget *b, const sec_costs *c, int is_kem, double budge
 {
     memset(b, 0, sizeof *b);
     b->budget = budget;
-    unsigned long long full = opt_flips > 0                ? (unsigned long long)opt_flips
+    unsigned long long full = opt_flips > 0                 ? (unsigned long long)opt_flips
                               : sig_bytes <= FIRST_FULL_MAX ? sig_bytes
                                                             : FIRST_LARGE;
     if (full > sig_bytes)
@@ -133,8 +134,8 @@ void sec_budget_plan(sec_budget *b, const sec_costs *c, int is_kem, double budge
     }
     if (budget > 0 && e > budget) {
         size_t l = strlen(b->decisions);
-        snprintf(b->decisions + l, sizeof b->decisions - l, "%sthe smallest plan still needs about %.0f s", l ? "; " : "",
-                 e);
+        snprintf(b->decisions + l, sizeof b->decisions - l, "%sthe smallest plan still needs about %.0f s",
+                 l ? "; " : "", e);
     }
     b->estimate = e;
     b->keys = s.keys;

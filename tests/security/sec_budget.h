@@ -24,14 +24,14 @@ typedef struct {
 } sec_costs;
 
 typedef struct {
-    double budget;                  /* seconds the plan may take */
-    double estimate;                /* seconds the chosen plan should take */
-    double call_timeout;            /* derived per-call timeout */
-    int keys, kat_records;          /* the plan */
-    int max_flips;                  /* first signature: bytes flipped (0: all up to the driver's maximum) */
-    int other_flips;                /* each further signature */
-    int reduced;                    /* any step taken */
-    char decisions[900];            /* "keys 3 -> 2 (keygen 21.3 s)", ... */
+    double budget;         /* seconds the plan may take */
+    double estimate;       /* seconds the chosen plan should take */
+    double call_timeout;   /* derived per-call timeout */
+    int keys, kat_records; /* the plan */
+    int max_flips;         /* first signature: bytes flipped (0: all up to the driver's maximum) */
+    int other_flips;       /* each further signature */
+    int reduced;           /* any step taken */
+    char decisions[900];   /* "keys 3 -> 2 (keygen 21.3 s)", ... */
 } sec_budget;
 
 /* 1 and c filled if the record holds op_seconds, else 0 (c->source says why) */

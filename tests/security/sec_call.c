@@ -110,8 +110,8 @@ static long changed_at(const arg *a)
 static void check_output(const char *api, const char *what, arg *a)
 {
     if (*a->len > a->claimed) {
-        sec_issue_add(&S.res->length, "%s returned %s_len %llu, above the claimed maximum %llu, at %s", api,
-                      a->name, *a->len, a->claimed, what);
+        sec_issue_add(&S.res->length, "%s returned %s_len %llu, above the claimed maximum %llu, at %s", api, a->name,
+                      *a->len, a->claimed, what);
         *a->len = a->claimed;
         return;
     }
@@ -226,8 +226,8 @@ int sec_verify(const char *what, const unsigned char *pk, ull pk_len, const unsi
     return rc;
 }
 
-int sec_enc(const char *what, const unsigned char *pk, ull pk_len, unsigned char *ss, ull *ss_len,
-            unsigned char *ct, ull *ct_len)
+int sec_enc(const char *what, const unsigned char *pk, ull pk_len, unsigned char *ss, ull *ss_len, unsigned char *ct,
+            ull *ct_len)
 {
     arg a[3];
     input(&a[0], "pk", pk, pk_len);

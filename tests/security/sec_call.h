@@ -38,8 +38,8 @@ int sec_sign(const char *what, const unsigned char *sk, ull sk_len, const unsign
              unsigned char *sn, ull *sn_len);
 int sec_verify(const char *what, const unsigned char *pk, ull pk_len, const unsigned char *sn, ull sn_len,
                const unsigned char *m, ull m_len);
-int sec_enc(const char *what, const unsigned char *pk, ull pk_len, unsigned char *ss, ull *ss_len,
-            unsigned char *ct, ull *ct_len);
+int sec_enc(const char *what, const unsigned char *pk, ull pk_len, unsigned char *ss, ull *ss_len, unsigned char *ct,
+            ull *ct_len);
 int sec_dec(const char *what, const unsigned char *sk, ull sk_len, const unsigned char *ct, ull ct_len,
             unsigned char *ss, ull *ss_len);
 

@@ -31,7 +31,7 @@ static int watch(pid_t pid, sec_result *res, const sec_child_opts *o)
         }
         int why = (o->call_timeout > 0 && now - last > o->call_timeout) ? STALLED
                   : (o->deadline > 0 && now > o->deadline)              ? OUT_OF_BUDGET
-                                                                         : ENDED;
+                                                                        : ENDED;
         if (why != ENDED) {
             kill(pid, SIGKILL);
             return why;

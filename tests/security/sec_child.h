@@ -18,10 +18,10 @@ typedef struct {
 } sec_child_opts;
 
 typedef struct {
-    sec_status status;      /* PASS: the work finished; else FAIL (sanitizer report), CRASH, TIMEOUT */
-    ngcc_verdict verdict;   /* FAIL: from the report */
+    sec_status status;    /* PASS: the work finished; else FAIL (sanitizer report), CRASH, TIMEOUT */
+    ngcc_verdict verdict; /* FAIL: from the report */
     char detail[SEC_DETAIL];
-    sec_memerr memerr;      /* the sanitizer's report, if any */
+    sec_memerr memerr; /* the sanitizer's report, if any */
     double seconds;
     /* the MEMLIMIT rule of ngcc_child.h: an allocation failed under the memory
      * limit, so any failure of this child's work counts as MEMLIMIT */
@@ -33,7 +33,6 @@ typedef struct {
 
 /* fn(arg, -1) runs in the child (sandboxed by ngcc_child_start) and must set
  * res->finished when done */
-void sec_child_run(int (*fn)(void *arg, int wfd), void *arg, sec_result *res, const sec_child_opts *o,
-                   sec_end *end);
+void sec_child_run(int (*fn)(void *arg, int wfd), void *arg, sec_result *res, const sec_child_opts *o, sec_end *end);
 
 #endif

@@ -63,8 +63,7 @@ static int run_record0(sec_job *j, run_out *o, const char *what)
 
 /* one comparison; a difference fails the check, naming the first byte */
 static void same(sec_job *j, const char *api, const char *what, const unsigned char *a, ull alen,
-                 const unsigned char *b, ull blen, const char *where, const unsigned char *m1,
-                 const unsigned char *m2)
+                 const unsigned char *b, ull blen, const char *where, const unsigned char *m1, const unsigned char *m2)
 {
     j->res->tried++;
     if (alen != blen) {
@@ -74,8 +73,8 @@ static void same(sec_job *j, const char *api, const char *what, const unsigned c
     }
     for (ull i = 0; i < alen; i++)
         if (a[i] != b[i] && !(m1 && m2 && unwritten_at(m1, m2, i))) {
-            sec_fail(j, "%s gave different %s for the same DRNG seed (record 0%s, first difference at byte %llu)",
-                     api, what, where, i);
+            sec_fail(j, "%s gave different %s for the same DRNG seed (record 0%s, first difference at byte %llu)", api,
+                     what, where, i);
             return;
         }
 }

@@ -79,8 +79,10 @@ void sec_kem_modified_ciphertext(sec_job *j)
             snprintf(what, sizeof what, "%s, ciphertext bit %llu flipped", c.it->label, bit);
             j->res->tried++;
             if (gives_honest_secret(j, &c, c.sk, c.sk_len, ct, what, &rc))
-                sec_fail(j, "kem_dec returned the honest shared secret for a modified ciphertext "
-                            "(bit %llu flipped) at %s", bit, c.it->label);
+                sec_fail(j,
+                         "kem_dec returned the honest shared secret for a modified ciphertext "
+                         "(bit %llu flipped) at %s",
+                         bit, c.it->label);
             else if (rc == 0)
                 j->res->implicit_rejections++;
             else
@@ -194,15 +196,20 @@ void sec_kem_rejection_quality(sec_job *j)
     }
     double z = bits > 0 ? (fabs(agree - bits / 2) - 0.5) / sqrt(bits / 4) : 0;
     if (collisions)
-        sec_fail(j, "rejection value independent of the ciphertext: kem_dec gave an earlier modified ciphertext's "
-                    "output again for %lu of %lu modified ciphertexts (first at %s)", collisions, outputs, coll_at);
+        sec_fail(j,
+                 "rejection value independent of the ciphertext: kem_dec gave an earlier modified ciphertext's "
+                 "output again for %lu of %lu modified ciphertexts (first at %s)",
+                 collisions, outputs, coll_at);
     if (sk_same)
-        sec_fail(j, "rejection independent of the secret key: kem_dec gave the same output under the secret key of "
-                    "another record for %lu of %lu modified ciphertexts (first at %s)", sk_same, sk_tried, sk_at);
+        sec_fail(j,
+                 "rejection independent of the secret key: kem_dec gave the same output under the secret key of "
+                 "another record for %lu of %lu modified ciphertexts (first at %s)",
+                 sk_same, sk_tried, sk_at);
     if (z > REJ_Z)
-        sec_fail(j, "rejection leaks the shared secret: rejection outputs agree with the honest secret on %.0f of "
-                    "%.0f bits (%.1f%%, z = %.1f, two-sided p < 1e-6)", agree, bits, 100 * agree / bits,
-                 agree > bits / 2 ? z : -z);
+        sec_fail(j,
+                 "rejection leaks the shared secret: rejection outputs agree with the honest secret on %.0f of "
+                 "%.0f bits (%.1f%%, z = %.1f, two-sided p < 1e-6)",
+                 agree, bits, 100 * agree / bits, agree > bits / 2 ? z : -z);
     if (outputs == 0)
         snprintf(j->res->note, sizeof j->res->note, "%lu modified ciphertexts: %s", j->res->tried,
                  errors ? "explicit rejection (kem_dec returned an error for every one; reported, not failed)"
@@ -210,6 +217,7 @@ void sec_kem_rejection_quality(sec_job *j)
     else
         snprintf(j->res->note, sizeof j->res->note,
                  "%lu implicit rejections all distinct, each changed under another key (%lu tried), %.0f of %.0f bits "
-                 "agree with the honest secret (%.1f%%, |z| = %.1f)%s", outputs, sk_tried, agree, bits,
-                 100 * agree / bits, fabs(z), errors ? "; some explicit rejections (error returns)" : "");
+                 "agree with the honest secret (%.1f%%, |z| = %.1f)%s",
+                 outputs, sk_tried, agree, bits, 100 * agree / bits, fabs(z),
+                 errors ? "; some explicit rejections (error returns)" : "");
 }

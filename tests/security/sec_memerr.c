@@ -86,9 +86,16 @@ static int asan_frame(const char *line, char *fn, size_t fcap, char *loc, size_t
 
 static ngcc_verdict asan_verdict(const char *kind)
 {
-    static const char *const access[] = {"buffer-overflow", "buffer-underflow", "container-overflow",
-                                         "use-after-", "double-free", "bad-free", "alloc-dealloc-mismatch",
-                                         "param-overlap", "negative-size-param", "invalid-pointer-pair"};
+    static const char *const access[] = {"buffer-overflow",
+                                         "buffer-underflow",
+                                         "container-overflow",
+                                         "use-after-",
+                                         "double-free",
+                                         "bad-free",
+                                         "alloc-dealloc-mismatch",
+                                         "param-overlap",
+                                         "negative-size-param",
+                                         "invalid-pointer-pair"};
     for (size_t i = 0; i < sizeof access / sizeof access[0]; i++)
         if (strstr(kind, access[i]))
             return NGCC_OVERFLOW;
@@ -203,17 +210,18 @@ static ngcc_verdict vg_verdict(const char *headline)
 {
     if (in_line(headline, "uninitialised"))
         return NGCC_CRYPTOFAIL;
-    if (!strncmp(headline, "Invalid", 7) || !strncmp(headline, "Mismatched", 10) ||
-        in_line(headline, "overlap") || !strncmp(headline, "Argument", 8))
+    if (!strncmp(headline, "Invalid", 7) || !strncmp(headline, "Mismatched", 10) || in_line(headline, "overlap") ||
+        !strncmp(headline, "Argument", 8))
         return NGCC_OVERFLOW;
     return NGCC_CRASH;
 }
 
 static int vg_is_headline(const char *t)
 {
-    static const char *const heads[] = {"Invalid ", "Mismatched free", "Conditional jump", "Use of uninitialised",
-                                        "Syscall param", "Source and destination overlap", "Argument '",
-                                        "Jump to the invalid address"};
+    static const char *const heads[] = {"Invalid ",         "Mismatched free",
+                                        "Conditional jump", "Use of uninitialised",
+                                        "Syscall param",    "Source and destination overlap",
+                                        "Argument '",       "Jump to the invalid address"};
     for (size_t i = 0; i < sizeof heads / sizeof heads[0]; i++)
         if (strncmp(t, heads[i], strlen(heads[i])) == 0)
             return 1;
@@ -256,8 +264,8 @@ static void vg_summary(const char *head, sec_memerr *e)
             vg_frame(s0, in_origin ? origin : frame, 300);
         }
     }
-    snprintf(e->summary, sizeof e->summary, "valgrind: %.*s%s%s%s%s%s", line_len(t), t, frame[0] ? " in " : "",
-             frame, extra, origin[0] ? " in " : "", origin);
+    snprintf(e->summary, sizeof e->summary, "valgrind: %.*s%s%s%s%s%s", line_len(t), t, frame[0] ? " in " : "", frame,
+             extra, origin[0] ? " in " : "", origin);
     e->verdict = vg_verdict(t);
 }
 

@@ -33,15 +33,28 @@ static int own_option(ngcc_frame *f, int c, const char *arg)
 {
     sec_options *o = f->spec->user;
     switch (c) {
-    case 'd': o->log_dir = arg; return 0;
-    case 'c': return ngcc_frame_number(f, "call-timeout", arg, 0, 1e7, &o->call_timeout);
-    case 'k': return parse_int("--keys", arg, 2, 10, &o->keys);
-    case 'r': return parse_int("--kat-records", arg, 1, 10, &o->kat_records);
-    case 'f': return parse_int("--max-flips", arg, 0, 1 << 24, &o->max_flips);
-    case 's': o->sanitizer = 1; return 0;
-    case 'B': return ngcc_frame_number(f, "budget", arg, 0, 1e7, &o->budget);
-    case 'K': o->kat_record = arg[0] ? arg : NULL; return 0;
-    case 'I': o->iccs_note = arg[0] ? arg : NULL; return 0;
+    case 'd':
+        o->log_dir = arg;
+        return 0;
+    case 'c':
+        return ngcc_frame_number(f, "call-timeout", arg, 0, 1e7, &o->call_timeout);
+    case 'k':
+        return parse_int("--keys", arg, 2, 10, &o->keys);
+    case 'r':
+        return parse_int("--kat-records", arg, 1, 10, &o->kat_records);
+    case 'f':
+        return parse_int("--max-flips", arg, 0, 1 << 24, &o->max_flips);
+    case 's':
+        o->sanitizer = 1;
+        return 0;
+    case 'B':
+        return ngcc_frame_number(f, "budget", arg, 0, 1e7, &o->budget);
+    case 'K':
+        o->kat_record = arg[0] ? arg : NULL;
+        return 0;
+    case 'I':
+        o->iccs_note = arg[0] ? arg : NULL;
+        return 0;
     case 'x':
         if (strcmp(arg, "reject") && strcmp(arg, "finding")) {
             fprintf(stderr, "ngcc-security: --extended-signature %s: expected reject or finding\n", arg);
@@ -66,7 +79,8 @@ static void add_op_seconds(cJSON *inputs, const char *kat_json)
     cJSON *k = access(kat_json, R_OK) == 0 ? ngcc_record_load(kat_json) : NULL;
     ngcc_inputs_add_member(inputs, "kat_op_seconds_sha256", k, "op_seconds");
     /* where the KAT stopped decides which messages the plan keeps (sec_budget.h) */
-    const cJSON *v = k ? cJSON_GetObjectItem(k, "verdict") : NULL, *done = k ? cJSON_GetObjectItem(k, "records_complete") : NULL;
+    const cJSON *v = k ? cJSON_GetObjectItem(k, "verdict") : NULL,
+                *done = k ? cJSON_GetObjectItem(k, "records_complete") : NULL;
     char stop[64] = "";
     if (cJSON_IsString(v) && cJSON_IsNumber(done))
         snprintf(stop, sizeof stop, "%s after %d", v->valuestring, (int)done->valuedouble);
@@ -76,11 +90,18 @@ static void add_op_seconds(cJSON *inputs, const char *kat_json)
 
 int sec_options_parse(ngcc_frame *f, int argc, char **argv, sec_options *o)
 {
-    static const struct option mine[] = {
-        {"log-dir", 1, 0, 'd'}, {"call-timeout", 1, 0, 'c'}, {"keys", 1, 0, 'k'}, {"kat-records", 1, 0, 'r'},
-        {"max-flips", 1, 0, 'f'}, {"sanitizer", 0, 0, 's'}, {"extended-signature", 1, 0, 'x'},
-        {"claims", 1, 0, 'C'},
-        {"iccs-note", 1, 0, 'I'}, {"budget", 1, 0, 'B'}, {"kat-record", 1, 0, 'K'}, {0, 0, 0, 0}};
+    static const struct option mine[] = {{"log-dir", 1, 0, 'd'},
+                                         {"call-timeout", 1, 0, 'c'},
+                                         {"keys", 1, 0, 'k'},
+                                         {"kat-records", 1, 0, 'r'},
+                                         {"max-flips", 1, 0, 'f'},
+                                         {"sanitizer", 0, 0, 's'},
+                                         {"extended-signature", 1, 0, 'x'},
+                                         {"claims", 1, 0, 'C'},
+                                         {"iccs-note", 1, 0, 'I'},
+                                         {"budget", 1, 0, 'B'},
+                                         {"kat-record", 1, 0, 'K'},
+                                         {0, 0, 0, 0}};
     static ngcc_frame_spec spec = {"security", "ngcc-security", usage, mine, own_option, 0, NULL};
     memset(o, 0, sizeof *o);
     o->keys = 3;

@@ -12,9 +12,9 @@
 #define SEC_SEED_BYTES 64
 
 typedef struct {
-    int key;      /* key pair = KAT record of its seed */
-    int record;   /* KAT record whose message is signed; -1: an extra message */
-    int kat_flow; /* made right after the key's keygen on the same DRNG stream */
+    int key;                            /* key pair = KAT record of its seed */
+    int record;                         /* KAT record whose message is signed; -1: an extra message */
+    int kat_flow;                       /* made right after the key's keygen on the same DRNG stream */
     unsigned char seed[SEC_SEED_BYTES]; /* otherwise: DRNG seed before sign */
     unsigned char *m;
     unsigned long long mlen;

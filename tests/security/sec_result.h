@@ -34,19 +34,19 @@ typedef struct {
     int step;                        /* material: the item being made */
     /* outcome of the check */
     volatile int finished;
-    unsigned long tried;      /* negative cases tried */
-    sec_issue failure;        /* the check's own failures */
+    unsigned long tried; /* negative cases tried */
+    sec_issue failure;   /* the check's own failures */
     ngcc_verdict fail_verdict;
-    sec_issue finding;        /* tolerated deviations */
-    sec_issue malleable;      /* a valid signature, changed, still verified (MALLEABLE; with
-                               * "claims": "euf-cma" a FINDING); the check's summary replaces
-                               * the first text at its end */
-    char note[SEC_DETAIL];    /* summary of a passing check, or why it could not run */
+    sec_issue finding;     /* tolerated deviations */
+    sec_issue malleable;   /* a valid signature, changed, still verified (MALLEABLE; with
+                            * "claims": "euf-cma" a FINDING); the check's summary replaces
+                            * the first text at its end */
+    char note[SEC_DETAIL]; /* summary of a passing check, or why it could not run */
     int notrun;
     /* observed on every call, whatever the check */
-    sec_issue buffer;         /* writes outside buffers, changed inputs */
-    sec_issue length;         /* returned lengths above the claimed ones */
-    sec_issue odd_rc;         /* verify/dec codes outside 0 and -1..-99 */
+    sec_issue buffer; /* writes outside buffers, changed inputs */
+    sec_issue length; /* returned lengths above the claimed ones */
+    sec_issue odd_rc; /* verify/dec codes outside 0 and -1..-99 */
     sec_rc_hist rc;
     unsigned long calls_checked;
     sec_issue unwritten;             /* bytes never written (determinism's pattern runs) */

@@ -11,14 +11,22 @@
 int sec_verdict_rank(ngcc_verdict v)
 {
     switch (v) {
-    case NGCC_CRYPTOFAIL: return 100;
-    case NGCC_MALLEABLE: return 90;
-    case NGCC_OVERFLOW: return 80;
-    case NGCC_UNDEFINED: return 75;
-    case NGCC_CRASH: return 70;
-    case NGCC_TIMEOUT: return 69;
-    case NGCC_MEMLIMIT: return 60;
-    default: return (int)v; /* the rest, in the enum's order (all below NGCC_VERDICT_COUNT < 60) */
+    case NGCC_CRYPTOFAIL:
+        return 100;
+    case NGCC_MALLEABLE:
+        return 90;
+    case NGCC_OVERFLOW:
+        return 80;
+    case NGCC_UNDEFINED:
+        return 75;
+    case NGCC_CRASH:
+        return 70;
+    case NGCC_TIMEOUT:
+        return 69;
+    case NGCC_MEMLIMIT:
+        return 60;
+    default:
+        return (int)v; /* the rest, in the enum's order (all below NGCC_VERDICT_COUNT < 60) */
     }
 }
 
@@ -44,9 +52,10 @@ void sec_outcome_add(sec_outcome *o, sec_status st, ngcc_verdict v, const char *
 
 static ngcc_verdict outcome_verdict(const sec_outcome *o)
 {
-    return o->status == SEC_FAIL ? o->verdict : o->status == SEC_CRASH ? NGCC_CRASH
-                                            : o->status == SEC_TIMEOUT ? NGCC_TIMEOUT
-                                                                       : NGCC_PASS;
+    return o->status == SEC_FAIL      ? o->verdict
+           : o->status == SEC_CRASH   ? NGCC_CRASH
+           : o->status == SEC_TIMEOUT ? NGCC_TIMEOUT
+                                      : NGCC_PASS;
 }
 
 /* The MEMLIMIT rule of ngcc_child.h: a problem of a child in which an
@@ -269,8 +278,10 @@ static void judge_run_check(sec_outcome *out, const sec_result *r, const sec_end
                  r->tried);
     } else if (r->notrun || r->tried == 0) {
         out->status = SEC_NOTRUN;
-        snprintf(out->detail, sizeof out->detail, "%s", r->notrun ? r->note : "nothing to check: no usable key or "
-                                                                               "signature/ciphertext was made");
+        snprintf(out->detail, sizeof out->detail, "%s",
+                 r->notrun ? r->note
+                           : "nothing to check: no usable key or "
+                             "signature/ciphertext was made");
     } else {
         out->status = SEC_PASS;
         snprintf(out->detail, sizeof out->detail, "%s", r->note);
@@ -317,7 +328,8 @@ static void judge_unwritten(const sec_state *s, sec_outcome *out)
         out->status = SEC_PASS;
         snprintf(out->detail, sizeof out->detail,
                  "%lu outputs of record 0, called twice with two fill patterns: every byte inside the returned "
-                 "lengths written", a->unwritten_checked);
+                 "lengths written",
+                 a->unwritten_checked);
     }
 }
 
@@ -330,14 +342,17 @@ static void judge_observed(sec_state *s, sec_outcome *out)
         judge_unwritten(s, out);
         return;
     }
-    const sec_issue *i = !strcmp(name, "buffer_safety") ? &a->buffer : !strcmp(name, "claimed_lengths") ? &a->length
-                                                                                                      : &a->odd_rc;
+    const sec_issue *i = !strcmp(name, "buffer_safety")     ? &a->buffer
+                         : !strcmp(name, "claimed_lengths") ? &a->length
+                                                            : &a->odd_rc;
     char codes[300];
     out->tried = a->calls_checked;
     if (a->calls_checked == 0 || (i == &a->odd_rc && a->rc.n == 0 && !a->rc.other)) {
         out->status = SEC_NOTRUN;
         snprintf(out->detail, sizeof out->detail, "no call of the instance%s returned",
-                 i != &a->odd_rc ? "" : s->probe.is_kem ? " to kem_dec" : " to sig_verify");
+                 i != &a->odd_rc   ? ""
+                 : s->probe.is_kem ? " to kem_dec"
+                                   : " to sig_verify");
     } else if (i->count) {
         out->status = i == &a->odd_rc ? SEC_FINDING : SEC_FAIL;
         out->verdict = out->check->fail_verdict;
@@ -397,7 +412,8 @@ static void name_always_accept(sec_state *s)
     size_t l = strlen(s->detail);
     snprintf(s->detail + l, sizeof s->detail - l,
              " [always-accept verify: all %lu modified messages, modified signatures, other keys' and all-0x00/0xFF "
-             "signatures were accepted]", accepted);
+             "signatures were accepted]",
+             accepted);
 }
 
 /* The instance's verdict is its gravest check (sec_verdict_rank: a forgery
@@ -431,8 +447,9 @@ void sec_judge(sec_state *s)
                     next = c;
             listed[next] = 1;
             size_t l = strlen(s->detail);
-            snprintf(s->detail + l, sizeof s->detail - l, "%s%s (%s)", n++ ? ", " : "; also: ",
-                     ngcc_verdict_name(outcome_verdict(&s->out[next])), s->out[next].check->name);
+            snprintf(s->detail + l, sizeof s->detail - l, "%s%s (%s)",
+                     n++ ? ", " : "; also: ", ngcc_verdict_name(outcome_verdict(&s->out[next])),
+                     s->out[next].check->name);
         }
         name_always_accept(s);
     } else if (notrun >= 0) {

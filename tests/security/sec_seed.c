@@ -40,9 +40,14 @@ static void keys(sec_job *j, const char *api)
             int pk = same(m->pk[a], m->pk_len[a], m->pk[b], m->pk_len[b]);
             int sk = same(m->sk[a], m->sk_len[a], m->sk[b], m->sk_len[b]);
             if (pk || sk)
-                sec_fail(j, "publicly reproducible keys: %s gave the same %s under the DRNG seeds of KAT records %d "
-                            "and %d (the keys do not depend on the seed; seed_dependence)",
-                         api, pk && sk ? "public and secret key" : pk ? "public key" : "secret key", a, b);
+                sec_fail(j,
+                         "publicly reproducible keys: %s gave the same %s under the DRNG seeds of KAT records %d "
+                         "and %d (the keys do not depend on the seed; seed_dependence)",
+                         api,
+                         pk && sk ? "public and secret key"
+                         : pk     ? "public key"
+                                  : "secret key",
+                         a, b);
         }
 }
 
@@ -69,8 +74,9 @@ static void kem_enc_twice(sec_job *j, char *note, size_t cap)
     if (rc[0] == 0 && rc[1] == 0) {
         j->res->tried++;
         if (same(ct[0], ct_len[0], ct[1], ct_len[1]))
-            sec_fail(j, "publicly reproducible encapsulation: kem_enc gave the same ciphertext%s under two DRNG seeds "
-                        "for record 0's public key (the encapsulation does not depend on the seed; seed_dependence)",
+            sec_fail(j,
+                     "publicly reproducible encapsulation: kem_enc gave the same ciphertext%s under two DRNG seeds "
+                     "for record 0's public key (the encapsulation does not depend on the seed; seed_dependence)",
                      same(ss[0], ss_len[0], ss[1], ss_len[1]) ? " and shared secret" : "");
         snprintf(note, cap, "; kem_enc under two seeds gave two ciphertexts");
     } else {
@@ -108,21 +114,25 @@ static void sig_sign_twice(sec_job *j, char *note, size_t cap)
     if (rc[0] != 0 || rc[1] != 0) {
         snprintf(note, cap, "; sig_sign under two seeds returned %d and %d (not compared)", rc[0], rc[1]);
     } else if (drew < 0) {
-        snprintf(note, cap, "; signatures not compared: the library cannot tell whether sig_sign draws from the "
-                            "DRNG (no ngcc_drng_draw)");
+        snprintf(note, cap,
+                 "; signatures not compared: the library cannot tell whether sig_sign draws from the "
+                 "DRNG (no ngcc_drng_draw)");
     } else if (!drew) {
         j->res->tried++;
         if (same(sn[0], sn_len[0], sn[1], sn_len[1]))
-            snprintf(note, cap, "; sig_sign draws nothing from the DRNG (deterministic by design: the same signature "
-                                "under two seeds)");
+            snprintf(note, cap,
+                     "; sig_sign draws nothing from the DRNG (deterministic by design: the same signature "
+                     "under two seeds)");
         else
-            snprintf(note, cap, "; sig_sign draws nothing from the DRNG, yet its signatures differ under two seeds "
-                                "(randomness from elsewhere: see determinism)");
+            snprintf(note, cap,
+                     "; sig_sign draws nothing from the DRNG, yet its signatures differ under two seeds "
+                     "(randomness from elsewhere: see determinism)");
     } else {
         j->res->tried++;
         if (same(sn[0], sn_len[0], sn[1], sn_len[1]))
             sec_fail(j, "publicly reproducible signatures: sig_sign draws from the DRNG but gave the same signature of "
-                        "record 0's message under two DRNG seeds (its randomness does not depend on the seed; seed_dependence)");
+                        "record 0's message under two DRNG seeds (its randomness does not depend on the seed; "
+                        "seed_dependence)");
         snprintf(note, cap, "; sig_sign draws from the DRNG and gave two signatures under two seeds");
     }
     for (int t = 0; t < 2; t++)

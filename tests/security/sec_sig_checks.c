@@ -7,8 +7,8 @@
 
 #include "sec_check.h"
 
-#define MSG_BITS_SAMPLED 8  /* first, last and 6 evenly spread bits */
-#define SIG_FULL_MAX 16384  /* flip every byte of the first signature up to this size */
+#define MSG_BITS_SAMPLED 8 /* first, last and 6 evenly spread bits */
+#define SIG_FULL_MAX 16384 /* flip every byte of the first signature up to this size */
 #define SIG_LARGE_SAMPLE 4096
 #define SIG_OTHER_SAMPLE 32 /* bytes of each further signature */
 #define SIG_TAIL 8          /* the last bytes (padding, if any) always */
@@ -187,8 +187,10 @@ void sec_sig_truncated(sec_job *j)
             if (sec_verify(what, c.pk, c.pk_len, c.sn, lens[l], c.it->m, c.it->mlen) != 0)
                 continue;
             if (l < 2) {
-                sec_fail(j, "sig_verify accepted %s signature for %s's message (a forgery: nothing of the valid "
-                            "signature is left)", lens[l] ? "a one-byte" : "an empty", c.it->label);
+                sec_fail(j,
+                         "sig_verify accepted %s signature for %s's message (a forgery: nothing of the valid "
+                         "signature is left)",
+                         lens[l] ? "a one-byte" : "an empty", c.it->label);
             } else {
                 if (j->res->malleable.count == 0)
                     first_at = c.it->label;
@@ -197,8 +199,9 @@ void sec_sig_truncated(sec_job *j)
             }
         }
     }
-    sec_malleable_summary(j, "sig_verify accepted %lu valid signatures with their last byte cut off, for their own "
-                             "message and key (first at %s; %lu truncations tried)",
+    sec_malleable_summary(j,
+                          "sig_verify accepted %lu valid signatures with their last byte cut off, for their own "
+                          "message and key (first at %s; %lu truncations tried)",
                           j->res->malleable.count, first_at, j->res->tried);
     snprintf(j->res->note, sizeof j->res->note, "%lu truncated signatures rejected", j->res->tried);
 }
@@ -222,20 +225,23 @@ void sec_sig_extended(sec_job *j)
             j->res->tried++;
             if (sec_verify(what, c.pk, c.pk_len, sn, c.sn_len + extra[e], c.it->m, c.it->mlen) == 0) {
                 if (j->opt->ext_finding) {
-                    sec_finding(j, "sig_verify accepted %s's signature with %llu extra trailing byte(s) "
-                                   "(tolerated: \"extended_signature\": \"finding\")", c.it->label, extra[e]);
+                    sec_finding(j,
+                                "sig_verify accepted %s's signature with %llu extra trailing byte(s) "
+                                "(tolerated: \"extended_signature\": \"finding\")",
+                                c.it->label, extra[e]);
                 } else {
                     if (j->res->malleable.count == 0)
                         first_at = c.it->label;
-                    sec_malleable(j, "sig_verify accepted %s's signature with %llu extra trailing byte(s)",
-                                  c.it->label, extra[e]);
+                    sec_malleable(j, "sig_verify accepted %s's signature with %llu extra trailing byte(s)", c.it->label,
+                                  extra[e]);
                 }
             }
             free(sn);
         }
     }
-    sec_malleable_summary(j, "sig_verify accepted %lu of %lu valid signatures with 1 or 16 trailing bytes appended, "
-                             "for their own message and key (first at %s)",
+    sec_malleable_summary(j,
+                          "sig_verify accepted %lu of %lu valid signatures with 1 or 16 trailing bytes appended, "
+                          "for their own message and key (first at %s)",
                           j->res->malleable.count, j->res->tried, first_at);
     snprintf(j->res->note, sizeof j->res->note, "%lu extended signatures rejected", j->res->tried);
 }

@@ -41,10 +41,10 @@ typedef struct {
     const sec_check *checks;
     int nchecks;
     sec_outcome out[SEC_MAX_CHECKS];
-    sec_outcome making;  /* problems while making keys and signatures */
-    sec_result obs;      /* every call's observations, merged (parent memory) */
-    sec_memerr report;   /* the first sanitizer report */
-    char sandbox[256];   /* the isolation the children got (the probe's) */
+    sec_outcome making; /* problems while making keys and signatures */
+    sec_result obs;     /* every call's observations, merged (parent memory) */
+    sec_memerr report;  /* the first sanitizer report */
+    char sandbox[256];  /* the isolation the children got (the probe's) */
     unsigned long mem_limit_mb;
     ngcc_verdict verdict;
     char detail[2 * SEC_DETAIL];

@@ -168,10 +168,17 @@ static void case_check(void **state)
 {
     const sec_outcome *o = *state;
     switch (o->status) {
-    case SEC_PASS: return;
-    case SEC_FINDING: print_message("finding: %s\n", o->detail); return;
-    case SEC_NOTRUN: print_message("not run: %s\n", o->detail); skip(); return;
-    default: fail_msg("%s: %s", sec_status_name(o->status), o->detail);
+    case SEC_PASS:
+        return;
+    case SEC_FINDING:
+        print_message("finding: %s\n", o->detail);
+        return;
+    case SEC_NOTRUN:
+        print_message("not run: %s\n", o->detail);
+        skip();
+        return;
+    default:
+        fail_msg("%s: %s", sec_status_name(o->status), o->detail);
     }
 }
 

@@ -22,7 +22,7 @@
 enum { KAT, SECURITY, SANITIZER, MEMCHECK, NLABELS };
 
 typedef struct {
-    const char *label, *file;   /* e.g. "security", "security.json" */
+    const char *label, *file;              /* e.g. "security", "security.json" */
     const char *verdict, *checks, *detail; /* expectations; NULL: not asserted */
     cJSON *rec;
     char path[1200];
@@ -152,27 +152,60 @@ static void add_case(struct CMUnitTest *tests, int *n, expectation *e, const cha
 
 static int parse(int argc, char **argv)
 {
-    static const struct option lo[] = {
-        {"name", 1, 0, 'n'}, {"records", 1, 0, 'r'}, {"kat", 1, 0, 'k'}, {"kat-detail", 1, 0, 'K'},
-        {"security", 1, 0, 's'}, {"security-checks", 1, 0, 'c'}, {"security-detail", 1, 0, 'S'},
-        {"sanitizer", 1, 0, 'a'}, {"sanitizer-checks", 1, 0, 'C'}, {"sanitizer-detail", 1, 0, 'A'},
-        {"memcheck", 1, 0, 'm'}, {"memcheck-detail", 1, 0, 'M'}, {0, 0, 0, 0}};
+    static const struct option lo[] = {{"name", 1, 0, 'n'},
+                                       {"records", 1, 0, 'r'},
+                                       {"kat", 1, 0, 'k'},
+                                       {"kat-detail", 1, 0, 'K'},
+                                       {"security", 1, 0, 's'},
+                                       {"security-checks", 1, 0, 'c'},
+                                       {"security-detail", 1, 0, 'S'},
+                                       {"sanitizer", 1, 0, 'a'},
+                                       {"sanitizer-checks", 1, 0, 'C'},
+                                       {"sanitizer-detail", 1, 0, 'A'},
+                                       {"memcheck", 1, 0, 'm'},
+                                       {"memcheck-detail", 1, 0, 'M'},
+                                       {0, 0, 0, 0}};
     int c;
     while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
         switch (c) {
-        case 'n': name = optarg; break;
-        case 'r': records = optarg; break;
-        case 'k': E[KAT].verdict = optarg; break;
-        case 'K': E[KAT].detail = optarg; break;
-        case 's': E[SECURITY].verdict = optarg; break;
-        case 'c': E[SECURITY].checks = optarg; break;
-        case 'S': E[SECURITY].detail = optarg; break;
-        case 'a': E[SANITIZER].verdict = optarg; break;
-        case 'C': E[SANITIZER].checks = optarg; break;
-        case 'A': E[SANITIZER].detail = optarg; break;
-        case 'm': E[MEMCHECK].verdict = optarg; break;
-        case 'M': E[MEMCHECK].detail = optarg; break;
-        default: return -1;
+        case 'n':
+            name = optarg;
+            break;
+        case 'r':
+            records = optarg;
+            break;
+        case 'k':
+            E[KAT].verdict = optarg;
+            break;
+        case 'K':
+            E[KAT].detail = optarg;
+            break;
+        case 's':
+            E[SECURITY].verdict = optarg;
+            break;
+        case 'c':
+            E[SECURITY].checks = optarg;
+            break;
+        case 'S':
+            E[SECURITY].detail = optarg;
+            break;
+        case 'a':
+            E[SANITIZER].verdict = optarg;
+            break;
+        case 'C':
+            E[SANITIZER].checks = optarg;
+            break;
+        case 'A':
+            E[SANITIZER].detail = optarg;
+            break;
+        case 'm':
+            E[MEMCHECK].verdict = optarg;
+            break;
+        case 'M':
+            E[MEMCHECK].detail = optarg;
+            break;
+        default:
+            return -1;
         }
     }
     return name && records ? 0 : -1;

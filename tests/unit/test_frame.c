@@ -32,8 +32,7 @@ static int own(ngcc_frame *f, int val, const char *arg)
 }
 
 static const struct option own_opts[] = {{"budget-s", 1, 0, 'b'}, {0, 0, 0, 0}};
-static const ngcc_frame_spec spec = {"perf", "ngcc-test", "usage: ngcc-test ...\n", own_opts, own, NGCC_FRAME_OP,
-                                     NULL};
+static const ngcc_frame_spec spec = {"perf", "ngcc-test", "usage: ngcc-test ...\n", own_opts, own, NGCC_FRAME_OP, NULL};
 
 static char *path(const char *name)
 {
@@ -70,8 +69,8 @@ static void test_common_and_own_options(void **state)
     ngcc_frame f;
     budget = 0;
     assert_int_equal(parse(&f, "--lib", "lib.so", "--name", "c/i", "--op", "sign", "--record-out", path("r.json"),
-                           "--timeout", "12", "--mem-limit-mb", "100", "--expect", "REGRESSION", "--budget-s",
-                           "0.5", NULL),
+                           "--timeout", "12", "--mem-limit-mb", "100", "--expect", "REGRESSION", "--budget-s", "0.5",
+                           NULL),
                      0);
     assert_string_equal(f.name, "c/i");
     assert_string_equal(f.op, "sign");
@@ -91,16 +90,16 @@ static void test_bad_option_values(void **state)
     (void)state;
     ngcc_frame f;
     /* a bad number in a common option and in the driver's own */
-    assert_int_equal(parse(&f, "--lib", "x", "--name", "c/i", "--op", "sign", "--record-out", "r", "--timeout",
-                           "soon", NULL),
-                     NGCC_FRAME_EXIT_USAGE);
-    assert_int_equal(parse(&f, "--lib", "x", "--name", "c/i", "--op", "sign", "--record-out", "r", "--budget-s",
-                           "abc", NULL),
-                     NGCC_FRAME_EXIT_USAGE);
+    assert_int_equal(
+        parse(&f, "--lib", "x", "--name", "c/i", "--op", "sign", "--record-out", "r", "--timeout", "soon", NULL),
+        NGCC_FRAME_EXIT_USAGE);
+    assert_int_equal(
+        parse(&f, "--lib", "x", "--name", "c/i", "--op", "sign", "--record-out", "r", "--budget-s", "abc", NULL),
+        NGCC_FRAME_EXIT_USAGE);
     /* an unknown verdict, an unknown operation, an unknown option, a missing required one */
-    assert_int_equal(parse(&f, "--lib", "x", "--name", "c/i", "--op", "sign", "--record-out", "r", "--expect",
-                           "GREAT", NULL),
-                     NGCC_FRAME_EXIT_USAGE);
+    assert_int_equal(
+        parse(&f, "--lib", "x", "--name", "c/i", "--op", "sign", "--record-out", "r", "--expect", "GREAT", NULL),
+        NGCC_FRAME_EXIT_USAGE);
     assert_int_equal(parse(&f, "--lib", "x", "--name", "c/i", "--op", "encrypt", "--record-out", "r", NULL),
                      NGCC_FRAME_EXIT_USAGE);
     assert_int_equal(parse(&f, "--lib", "x", "--name", "c/i", "--op", "sign", "--record-out", "r", "--bogus", NULL),
@@ -275,9 +274,12 @@ int main(int argc, char **argv)
     dir = argc > 1 ? argv[1] : "frame-scratch";
     ngcc_mkdirs(dir, 1);
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_common_and_own_options), cmocka_unit_test(test_bad_option_values),
-        cmocka_unit_test(test_build_record_check),     cmocka_unit_test(test_resume),
-        cmocka_unit_test(test_exit_rule),              cmocka_unit_test(test_verdict_line),
+        cmocka_unit_test(test_common_and_own_options),
+        cmocka_unit_test(test_bad_option_values),
+        cmocka_unit_test(test_build_record_check),
+        cmocka_unit_test(test_resume),
+        cmocka_unit_test(test_exit_rule),
+        cmocka_unit_test(test_verdict_line),
     };
     return cmocka_run_group_tests_name("unit/frame", tests, NULL, NULL);
 }

@@ -20,8 +20,7 @@
 #include "drng.h"
 
 enum { C_SM3HASH, C_PSEUDOHASH, C_PSEUDOXOF, C_GET_RANDOM, C_INIT_RANDOM, C_N };
-static const char *const names[C_N] = {"sm3hash", "pseudohash", "pseudoXOF",
-                                       "get_random_number", "init_random_number"};
+static const char *const names[C_N] = {"sm3hash", "pseudohash", "pseudoXOF", "get_random_number", "init_random_number"};
 static unsigned long counts[C_N];
 
 int __real_sm3hash(int, const unsigned char *, unsigned long long, unsigned char *);

@@ -24,7 +24,10 @@
 
 /* splitmix64: small fixed-seed PRNG so every run uses the same inputs */
 static uint64_t prng_state;
-static void prng_seed(uint64_t s) { prng_state = s; }
+static void prng_seed(uint64_t s)
+{
+    prng_state = s;
+}
 static uint64_t prng_next(void)
 {
     uint64_t z = (prng_state += 0x9E3779B97F4A7C15ULL);
@@ -32,7 +35,10 @@ static uint64_t prng_next(void)
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
     return z ^ (z >> 31);
 }
-static uint64_t prng_below(uint64_t n) { return n ? prng_next() % n : 0; }
+static uint64_t prng_below(uint64_t n)
+{
+    return n ? prng_next() % n : 0;
+}
 static void prng_fill(unsigned char *p, size_t n)
 {
     size_t i;
@@ -60,8 +66,8 @@ static void openssl_sm3(const unsigned char *p, size_t n, unsigned char out[32])
 
 /* Copy bits [start, start+nbits) of src to dst MSB-aligned; the unused low
  * bits of a partial last byte get junk (they must be ignored). */
-static void extract_bits(const unsigned char *src, unsigned long long start,
-                         unsigned long long nbits, unsigned char *dst)
+static void extract_bits(const unsigned char *src, unsigned long long start, unsigned long long nbits,
+                         unsigned char *dst)
 {
     size_t nbytes = (size_t)((nbits + 7) / 8), i;
     memset(dst, 0, nbytes);
@@ -241,10 +247,18 @@ static void test_sm3_incremental_bit_splits(void **state)
         while (pos < n) {
             unsigned long long len;
             switch (prng_below(4)) {
-            case 0: len = prng_below(9); break;      /* 0..8 bits, incl. empty updates */
-            case 1: len = prng_below(80); break;     /* short */
-            case 2: len = prng_below(1200); break;   /* crosses blocks */
-            default: len = 8 * prng_below(200); break;
+            case 0:
+                len = prng_below(9);
+                break; /* 0..8 bits, incl. empty updates */
+            case 1:
+                len = prng_below(80);
+                break; /* short */
+            case 2:
+                len = prng_below(1200);
+                break; /* crosses blocks */
+            default:
+                len = 8 * prng_below(200);
+                break;
             }
             if (len > n - pos)
                 len = n - pos;
@@ -330,14 +344,10 @@ static void test_sm3_4gbit_quirk(void **state)
 int main(int argc, char **argv)
 {
     const struct CMUnitTest fast[] = {
-        cmocka_unit_test(test_sm3hash_hex_vectors),
-        cmocka_unit_test(test_sm3hash_abcd16),
-        cmocka_unit_test(test_sm3hash_pattern_vectors),
-        cmocka_unit_test(test_sm3_unused_bits_ignored),
-        cmocka_unit_test(test_sm3hash_bad_length),
-        cmocka_unit_test(test_sm3_vs_openssl),
-        cmocka_unit_test(test_sm3_incremental_bit_splits),
-        cmocka_unit_test(test_sm3_unaligned_long),
+        cmocka_unit_test(test_sm3hash_hex_vectors),        cmocka_unit_test(test_sm3hash_abcd16),
+        cmocka_unit_test(test_sm3hash_pattern_vectors),    cmocka_unit_test(test_sm3_unused_bits_ignored),
+        cmocka_unit_test(test_sm3hash_bad_length),         cmocka_unit_test(test_sm3_vs_openssl),
+        cmocka_unit_test(test_sm3_incremental_bit_splits), cmocka_unit_test(test_sm3_unaligned_long),
     };
     const struct CMUnitTest big[] = {
         cmocka_unit_test(test_sm3_4gbit_quirk),

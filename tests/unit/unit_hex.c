@@ -61,8 +61,7 @@ char *unit_hex_encode(const unsigned char *in, size_t len, char *out)
     return out;
 }
 
-void unit_assert_hex(const unsigned char *buf, size_t len, const char *hex,
-                     const char *file, int line)
+void unit_assert_hex(const unsigned char *buf, size_t len, const char *hex, const char *file, int line)
 {
     size_t n = strlen(hex), i;
     int same = (n == 2 * len);

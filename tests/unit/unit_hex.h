@@ -20,8 +20,7 @@ char *unit_hex_encode(const unsigned char *in, size_t len, char *out);
 
 /* CMocka check: buf[0..len) equals hex (case-insensitive); on mismatch prints
  * both values and fails the running test case. */
-void unit_assert_hex(const unsigned char *buf, size_t len, const char *hex,
-                     const char *file, int line);
+void unit_assert_hex(const unsigned char *buf, size_t len, const char *hex, const char *file, int line);
 #define assert_hex_equal(buf, len, hex) unit_assert_hex((buf), (len), (hex), __FILE__, __LINE__)
 
 #endif /* NGCC_UNIT_HEX_H */

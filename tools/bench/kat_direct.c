@@ -36,10 +36,11 @@ int ngcc_instance_open(const char *path, ngcc_instance *in, char *err, int errle
     in->seed = ngcc_seed;
 #ifdef NGCC_DIRECT_KEM
     in->is_kem = 1;
-    in->kem = (ngcc_kem_api){kem_keygen, kem_enc, kem_dec, kem_get_pk_len_bytes, kem_get_sk_len_bytes,
-                             kem_get_ss_len_bytes, kem_get_ct_len_bytes};
+    in->kem = (ngcc_kem_api){
+        kem_keygen,          kem_enc, kem_dec, kem_get_pk_len_bytes, kem_get_sk_len_bytes, kem_get_ss_len_bytes,
+        kem_get_ct_len_bytes};
 #else
-    in->sig = (ngcc_sig_api){sig_keygen, sig_sign, sig_verify, sig_get_pk_len_bytes, sig_get_sk_len_bytes,
+    in->sig = (ngcc_sig_api){sig_keygen,          sig_sign, sig_verify, sig_get_pk_len_bytes, sig_get_sk_len_bytes,
                              sig_get_sn_len_bytes};
 #endif
     return 0;

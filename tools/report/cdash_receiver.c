@@ -222,11 +222,14 @@ static void serve(int fd)
     } else
         status = "ERROR";
     char reply[512], resp[1024];
-    int rl = snprintf(reply, sizeof reply, "<cdash version=\"3.0.0\">\n<status>%s</status>\n<message>%s</message>\n"
-                                           "<md5>%s</md5>\n</cdash>\n", status,
-                      strcmp(status, "OK") ? "checksum mismatch or truncated upload" : "", md5);
-    int n = snprintf(resp, sizeof resp, "HTTP/1.1 200 OK\r\nContent-Type: text/xml\r\nContent-Length: %d\r\n"
-                                        "Connection: close\r\n\r\n%s", rl, reply);
+    int rl = snprintf(reply, sizeof reply,
+                      "<cdash version=\"3.0.0\">\n<status>%s</status>\n<message>%s</message>\n"
+                      "<md5>%s</md5>\n</cdash>\n",
+                      status, strcmp(status, "OK") ? "checksum mismatch or truncated upload" : "", md5);
+    int n = snprintf(resp, sizeof resp,
+                     "HTTP/1.1 200 OK\r\nContent-Type: text/xml\r\nContent-Length: %d\r\n"
+                     "Connection: close\r\n\r\n%s",
+                     rl, reply);
     send(fd, resp, (size_t)n, MSG_NOSIGNAL);
     free(body);
     free(buf);

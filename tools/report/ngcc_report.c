@@ -74,7 +74,7 @@ static const rp_system *reference(const rp_campaign *c, const char *id)
 
 int main(int argc, char **argv)
 {
-    static const struct option lo[] = {{"records", 1, 0, 'r'}, {"out", 1, 0, 'o'}, {"reference", 1, 0, 'R'},
+    static const struct option lo[] = {{"records", 1, 0, 'r'}, {"out", 1, 0, 'o'},  {"reference", 1, 0, 'R'},
                                        {"strict", 0, 0, 's'},  {"help", 0, 0, 'h'}, {0, 0, 0, 0}};
     rp_campaign c = {0};
     const char *out = NULL, *ref = NULL;
@@ -85,10 +85,18 @@ int main(int argc, char **argv)
             nroots++;
             bad_roots += rp_load(&c, optarg) != 0;
             break;
-        case 'o': out = optarg; break;
-        case 'R': ref = optarg; break;
-        case 's': strict = 1; break;
-        default: usage(); return 2;
+        case 'o':
+            out = optarg;
+            break;
+        case 'R':
+            ref = optarg;
+            break;
+        case 's':
+            strict = 1;
+            break;
+        default:
+            usage();
+            return 2;
         }
     }
     if (!out || !nroots || optind != argc) {
@@ -106,8 +114,8 @@ int main(int argc, char **argv)
     if (c.nsys > 1)
         rc |= write_page(out, "compare", rpg_compare(&c, reference(&c, ref)), &pages);
     if (rc == 0)
-        printf("ngcc-report: %d pages (Markdown + HTML) from %zu system%s in %s; open %s/index.html%s\n", pages,
-               c.nsys, c.nsys == 1 ? "" : "s", out, out,
+        printf("ngcc-report: %d pages (Markdown + HTML) from %zu system%s in %s; open %s/index.html%s\n", pages, c.nsys,
+               c.nsys == 1 ? "" : "s", out, out,
                c.gaps ? " (some records are missing or malformed: see the notes on the pages)" : "");
     int gaps = c.gaps + bad_roots;
     rp_free(&c);

@@ -113,9 +113,11 @@ static void add_clock(cJSON *r)
     char gov[64], how[512];
     if (read_line(CPUFREQ "scaling_governor", gov, sizeof gov) != 0) {
         const char *tsc = cJSON_GetStringValue(cJSON_GetObjectItem(cJSON_GetObjectItem(r, "cpu"), "tsc"));
-        snprintf(how, sizeof how, "no cpufreq interface (virtual machine or firmware-controlled clock): the "
-                                  "frequency cannot be read or fixed from the OS%s%s%s", tsc && tsc[0] ? "; TSC " : "",
-                 tsc && tsc[0] ? tsc : "", tsc && tsc[0] ? " (ticks at a constant rate)" : "");
+        snprintf(how, sizeof how,
+                 "no cpufreq interface (virtual machine or firmware-controlled clock): the "
+                 "frequency cannot be read or fixed from the OS%s%s%s",
+                 tsc && tsc[0] ? "; TSC " : "", tsc && tsc[0] ? tsc : "",
+                 tsc && tsc[0] ? " (ticks at a constant rate)" : "");
         cJSON_AddNullToObject(c, "fixed");
         cJSON_AddStringToObject(c, "how", how);
         return;
@@ -125,8 +127,13 @@ static void add_clock(cJSON *r)
     int pinned = (!strcmp(gov, "performance") || !strcmp(gov, "userspace")) && lo > 0 && lo == hi;
     int fixed = pinned && boost != 1;
     snprintf(how, sizeof how, "cpufreq governor %s, scaling min %.2f GHz, max %.2f GHz, boost %s%s", gov,
-             (double)lo / 1e6, (double)hi / 1e6, boost == 1 ? "on" : boost == 0 ? "off" : "unknown",
-             fixed ? "" : pinned ? " (boost can raise the clock)" : " (min != max or a dynamic governor)");
+             (double)lo / 1e6, (double)hi / 1e6,
+             boost == 1   ? "on"
+             : boost == 0 ? "off"
+                          : "unknown",
+             fixed    ? ""
+             : pinned ? " (boost can raise the clock)"
+                      : " (min != max or a dynamic governor)");
     cJSON_AddBoolToObject(c, "fixed", fixed);
     cJSON_AddStringToObject(c, "how", how);
     cJSON_AddStringToObject(c, "governor", gov);
@@ -171,11 +178,14 @@ static void add_counter(cJSON *r, const struct utsname *u)
         cJSON_AddStringToObject(c, "name", "perf_event:cycles");
         snprintf(detail, sizeof detail, "perf_event_open(cycles, user mode) works (perf_event_paranoid=%ld)", paranoid);
     } else {
-        const char *fallback = !strcmp(u->machine, "x86_64") ? "tsc" : !strcmp(u->machine, "aarch64") ? "cntvct"
-                                                                                                      : "clock_gettime";
+        const char *fallback = !strcmp(u->machine, "x86_64")    ? "tsc"
+                               : !strcmp(u->machine, "aarch64") ? "cntvct"
+                                                                : "clock_gettime";
         cJSON_AddStringToObject(c, "name", fallback);
-        snprintf(detail, sizeof detail, "perf_event_open(cycles, user mode): %s (perf_event_paranoid=%ld); "
-                                        "fallback %s", strerror(err), paranoid, fallback);
+        snprintf(detail, sizeof detail,
+                 "perf_event_open(cycles, user mode): %s (perf_event_paranoid=%ld); "
+                 "fallback %s",
+                 strerror(err), paranoid, fallback);
     }
     cJSON_AddBoolToObject(c, "perf_event_cycles", fd >= 0);
     cJSON_AddStringToObject(c, "detail", detail);
@@ -203,17 +213,27 @@ static void derive_id(const cJSON *r, char *out, size_t cap)
 
 int main(int argc, char **argv)
 {
-    static const struct option lo[] = {{"out", 1, 0, 'o'},           {"system-id", 1, 0, 'i'},
-                                       {"compiler", 1, 0, 'c'},      {"cmake-version", 1, 0, 'm'},
+    static const struct option lo[] = {{"out", 1, 0, 'o'},
+                                       {"system-id", 1, 0, 'i'},
+                                       {"compiler", 1, 0, 'c'},
+                                       {"cmake-version", 1, 0, 'm'},
                                        {0, 0, 0, 0}};
     const char *out = NULL, *id = NULL, *compiler = "", *cmake = "";
     int c;
     while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
         switch (c) {
-        case 'o': out = optarg; break;
-        case 'i': id = optarg[0] ? optarg : NULL; break;
-        case 'c': compiler = optarg; break;
-        case 'm': cmake = optarg; break;
+        case 'o':
+            out = optarg;
+            break;
+        case 'i':
+            id = optarg[0] ? optarg : NULL;
+            break;
+        case 'c':
+            compiler = optarg;
+            break;
+        case 'm':
+            cmake = optarg;
+            break;
         default:
             fprintf(stderr, "usage: ngcc-system-info --out <records>/system.json [--system-id ID] "
                             "[--compiler TEXT] [--cmake-version V]\n");

@@ -49,8 +49,7 @@ int note_verdict(rd_doc *d, const rp_record *r)
 void cell_verdict(rd_doc *d, rd_table *t, const rp_record *r, const char *dir, const char *file, const char *label)
 {
     if (!r) {
-        rd_cell_note(t, rd_note(d, "%s/%s: no such record (run ctest -L %s).", dir, file, label), "%s",
-                     NGCC_FMT_GAP);
+        rd_cell_note(t, rd_note(d, "%s/%s: no such record (run ctest -L %s).", dir, file, label), "%s", NGCC_FMT_GAP);
         return;
     }
     if (!r->json) {
@@ -120,7 +119,8 @@ int note_timed_anyway(rd_doc *d, const rs_ctx *x, const rp_instance *in)
     if (!timed_anyway(in))
         return 0;
     const char *kv = rec_verdict(rp_find(in, "kat", NULL));
-    return rd_note(d, "%s was timed anyway: its KAT verdict is %s, so its figures describe an implementation that "
-                      "does not reproduce its own test vectors.",
+    return rd_note(d,
+                   "%s was timed anyway: its KAT verdict is %s, so its figures describe an implementation that "
+                   "does not reproduce its own test vectors.",
                    inst_dir(x, in), kv ? kv : "missing");
 }

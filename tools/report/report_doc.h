@@ -8,26 +8,26 @@
 #define RD_MAX_NOTES 3
 
 typedef struct {
-    char *text;  /* plain text; the emitters escape it */
-    char *href;  /* link target without extension ("x86/fx-wots"), or NULL */
+    char *text;              /* plain text; the emitters escape it */
+    char *href;              /* link target without extension ("x86/fx-wots"), or NULL */
     int notes[RD_MAX_NOTES]; /* note numbers, 0 = none, -1 = pending (see rd_row_gaps) */
 } rd_cell;
 
 typedef struct {
     int ncols;
-    char *align;  /* one of 'l' 'r' 'c' per column */
+    char *align; /* one of 'l' 'r' 'c' per column */
     rd_cell *head;
     rd_cell *cells; /* row-major */
     size_t nrows;
-    int cur;        /* cells filled in the current row */
+    int cur; /* cells filled in the current row */
 } rd_table;
 
 typedef enum { RD_HEADING, RD_PARA, RD_TABLE, RD_SVG, RD_LINKS } rd_kind;
 
 typedef struct {
     rd_kind kind;
-    int level;      /* heading level */
-    char *text;     /* heading/paragraph text, or inline SVG */
+    int level;  /* heading level */
+    char *text; /* heading/paragraph text, or inline SVG */
     rd_table *table;
     rd_cell *links; /* RD_LINKS: a line of links */
     size_t nlinks;
@@ -35,10 +35,10 @@ typedef struct {
 
 typedef struct {
     char *title;
-    char *root;     /* relative path back to the output folder ("" or "../") */
+    char *root; /* relative path back to the output folder ("" or "../") */
     rd_block *blocks;
     size_t n;
-    char **notes;   /* notes[i] is note number i + 1 */
+    char **notes; /* notes[i] is note number i + 1 */
     size_t nnotes;
 } rd_doc;
 
@@ -48,7 +48,7 @@ void rd_free(rd_doc *d);
 int rd_note(rd_doc *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void rd_heading(rd_doc *d, int level, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void rd_para(rd_doc *d, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-void rd_svg(rd_doc *d, char *svg); /* takes ownership; HTML only */
+void rd_svg(rd_doc *d, char *svg);                           /* takes ownership; HTML only */
 void rd_link(rd_doc *d, const char *href, const char *text); /* appends to a links line */
 /* a table; align is e.g. "llrr"; then the header cells as ncols strings */
 rd_table *rd_table_new(rd_doc *d, const char *align, ...);

@@ -35,12 +35,23 @@ static void html_text(rb_buf *b, const char *s)
 {
     for (; *s; s++) {
         switch (*s) {
-        case '&': rb_add(b, "&amp;"); break;
-        case '<': rb_add(b, "&lt;"); break;
-        case '>': rb_add(b, "&gt;"); break;
-        case '"': rb_add(b, "&quot;"); break;
-        case '\'': rb_add(b, "&#39;"); break;
-        default: rb_addn(b, s, 1);
+        case '&':
+            rb_add(b, "&amp;");
+            break;
+        case '<':
+            rb_add(b, "&lt;");
+            break;
+        case '>':
+            rb_add(b, "&gt;");
+            break;
+        case '"':
+            rb_add(b, "&quot;");
+            break;
+        case '\'':
+            rb_add(b, "&#39;");
+            break;
+        default:
+            rb_addn(b, s, 1);
         }
     }
 }
@@ -64,8 +75,8 @@ static void html_cell_body(rb_buf *b, const rd_cell *c)
 static const char *verdict_class(const char *text)
 {
     static const char *ok[] = {"PASS", "BUILDOK", "RECORDED"}, *warn[] = {"FINDING", "NOKAT", "SKIP", "NOBASELINE"},
-                      *bad[] = {"MISMATCH", "REGRESSION", "MALLEABLE", "CRYPTOFAIL", "OVERFLOW", "UNDEFINED", "TIMEOUT", "CRASH", "MEMLIMIT",
-                                "LOADFAIL", "BUILDFAIL", "ERROR", "FAIL"};
+                      *bad[] = {"MISMATCH", "REGRESSION", "MALLEABLE", "CRYPTOFAIL", "OVERFLOW", "UNDEFINED", "TIMEOUT",
+                                "CRASH",    "MEMLIMIT",   "LOADFAIL",  "BUILDFAIL",  "ERROR",    "FAIL"};
     size_t n = text ? strcspn(text, ",") : 0;
     for (size_t i = 0; n && i < sizeof ok / sizeof *ok; i++)
         if (strlen(ok[i]) == n && !strncmp(text, ok[i], n))

@@ -123,8 +123,10 @@ static rp_record *load_record(const char *root, const char *rel, int *gaps)
     if (why[0]) {
         r->error = xstrdup(why);
         (*gaps)++;
-        fprintf(stderr, "ngcc-report: %s %s; its figures are marked as gaps on the pages "
-                        "(rerun the test that writes it, or delete the file)\n", r->path, why);
+        fprintf(stderr,
+                "ngcc-report: %s %s; its figures are marked as gaps on the pages "
+                "(rerun the test that writes it, or delete the file)\n",
+                r->path, why);
         return r;
     }
     const cJSON *k = cJSON_GetObjectItemCaseSensitive(r->json, "kind");
@@ -207,8 +209,10 @@ static int cmp_rec(const void *a, const void *b)
 int rp_load(rp_campaign *c, const char *root)
 {
     if (!is_dir(root)) {
-        fprintf(stderr, "ngcc-report: records folder %s does not exist or is not a folder; "
-                        "run a campaign first or pass --records <build>/records\n", root);
+        fprintf(stderr,
+                "ngcc-report: records folder %s does not exist or is not a folder; "
+                "run a campaign first or pass --records <build>/records\n",
+                root);
         return -1;
     }
     c->sys = xrealloc(c->sys, (c->nsys + 1) * sizeof *c->sys);

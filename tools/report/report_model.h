@@ -8,17 +8,17 @@
 #include <stddef.h>
 
 typedef struct {
-    char *file;     /* path relative to the records folder ("fx-wots/WOTS-128/kat.json") */
-    char *path;     /* path as opened */
+    char *file; /* path relative to the records folder ("fx-wots/WOTS-128/kat.json") */
+    char *path; /* path as opened */
     char sha256[65];
-    cJSON *json;    /* NULL when the file could not be read or parsed */
-    char *error;    /* why json is NULL */
-    char *kind;     /* "kind" field, else guessed from the file name; never NULL */
-    char *op;       /* operation of perf/mem/prof records, or the build variant; may be NULL */
+    cJSON *json; /* NULL when the file could not be read or parsed */
+    char *error; /* why json is NULL */
+    char *kind;  /* "kind" field, else guessed from the file name; never NULL */
+    char *op;    /* operation of perf/mem/prof records, or the build variant; may be NULL */
 } rp_record;
 
 typedef struct {
-    char *key;      /* instance key = folder name (e.g. WOTS-128~always-accept) */
+    char *key; /* instance key = folder name (e.g. WOTS-128~always-accept) */
     rp_record **recs;
     size_t nrecs;
 } rp_instance;
@@ -30,8 +30,8 @@ typedef struct {
 } rp_candidate;
 
 typedef struct {
-    char *id;        /* system id from system.json, unique in the campaign */
-    char *root;      /* the records folder as given */
+    char *id;          /* system id from system.json, unique in the campaign */
+    char *root;        /* the records folder as given */
     rp_record *system; /* system.json, or NULL if absent */
     rp_candidate *cand;
     size_t ncand;
@@ -43,7 +43,7 @@ typedef struct {
 typedef struct {
     rp_system *sys;
     size_t nsys;
-    int gaps;        /* unreadable or malformed records seen while loading */
+    int gaps; /* unreadable or malformed records seen while loading */
 } rp_campaign;
 
 /* Adds the records folder root as one system; -1 (message on stderr naming

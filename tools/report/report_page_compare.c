@@ -38,11 +38,26 @@ static void env_row(rd_doc *d, rd_table *t, const rp_campaign *c, const char *it
     rd_row_gaps(d, t, "A system has no system.json, or it lacks the %s.", item);
 }
 
-static const char *get_model(const rs_sysview *v) { return v->model; }
-static const char *get_arch(const rs_sysview *v) { return v->arch; }
-static const char *get_how(const rs_sysview *v) { return v->how; }
-static const char *get_compiler(const rs_sysview *v) { return v->compiler; }
-static const char *get_counter(const rs_sysview *v) { return v->counter; }
+static const char *get_model(const rs_sysview *v)
+{
+    return v->model;
+}
+static const char *get_arch(const rs_sysview *v)
+{
+    return v->arch;
+}
+static const char *get_how(const rs_sysview *v)
+{
+    return v->how;
+}
+static const char *get_compiler(const rs_sysview *v)
+{
+    return v->compiler;
+}
+static const char *get_counter(const rs_sysview *v)
+{
+    return v->counter;
+}
 
 static void env_table(rd_doc *d, const rp_campaign *c)
 {
@@ -90,8 +105,9 @@ static void compare_instance(rd_table *t, const rp_candidate *cand, const rp_ins
 static void compare_pair(rd_doc *d, const rp_system *ref, const rp_system *s)
 {
     rd_heading(d, 2, "%s against %s", s->id, ref->id);
-    rd_para(d, "Ratio = %s / %s: above 1 means slower on %s. Cycles come from each system's own counter (see "
-               "each candidate page), so the time ratio is the one to compare across counters.",
+    rd_para(d,
+            "Ratio = %s / %s: above 1 means slower on %s. Cycles come from each system's own counter (see "
+            "each candidate page), so the time ratio is the one to compare across counters.",
             s->id, ref->id, s->id);
     char c1[200], c2[200], t1[200], t2[200];
     snprintf(c1, sizeof c1, "Mean cycles %s", ref->id);

@@ -20,8 +20,10 @@ static void evidence_row(rs_ctx *x, rd_table *t, const rp_record *r)
 void sec_evidence(rs_ctx *x)
 {
     rd_heading(x->doc, 2, "7. Raw evidence");
-    rd_para(x->doc, "Every figure above comes from one of these record files (paths relative to the records "
-                    "folder of system %s); the SHA-256 identifies the exact file.", x->sys->id);
+    rd_para(x->doc,
+            "Every figure above comes from one of these record files (paths relative to the records "
+            "folder of system %s); the SHA-256 identifies the exact file.",
+            x->sys->id);
     rd_table *t = rd_table_new(x->doc, "llll", "Record", "Kind", "Verdict", "SHA-256");
     if (x->sys->system)
         evidence_row(x, t, x->sys->system);

@@ -130,7 +130,8 @@ static void check_cell(rs_ctx *x, rd_table *t, const rp_record *r, const char *n
          * OVERFLOW...; records before "fails_as" existed: FAIL) */
         const char *fa = strcmp(v, "FAIL") == 0 ? rj_str(c, "fails_as") : NULL;
         int note = strcmp(v, "PASS") ? rd_note(x->doc, "%s: check %s: %s: %s", r->file, name, fa ? fa : v,
-                                               d ? d : "no detail recorded") : 0;
+                                               d ? d : "no detail recorded")
+                                     : 0;
         rd_cell_note(t, note, "%s", fa ? fa : v);
         return;
     }
@@ -140,8 +141,7 @@ static void check_cell(rs_ctx *x, rd_table *t, const rp_record *r, const char *n
         rd_cell_text(t, "%s", NGCC_FMT_GAP);
 }
 
-static void security_row(rs_ctx *x, rd_table *t, const rp_instance *in, const char **names, size_t n, int san,
-                         int mem)
+static void security_row(rs_ctx *x, rd_table *t, const rp_instance *in, const char **names, size_t n, int san, int mem)
 {
     const char *dir = inst_dir(x, in);
     const rp_record *r = rp_find(in, "security", NULL);

@@ -133,14 +133,17 @@ static void reference_clock_caveat(rs_ctx *x)
             int cycles;
             if (!name)
                 continue;
-            int reference = rj_bool(r->json, "counter.counts_cycles", &cycles) ? !cycles
-                                                                              : !strcmp(name, "tsc") || !strcmp(name, "cntvct");
+            int reference = rj_bool(r->json, "counter.counts_cycles", &cycles)
+                                ? !cycles
+                                : !strcmp(name, "tsc") || !strcmp(name, "cntvct");
             if (reference && !strstr(names, name))
                 list_add(names, sizeof names, name);
         }
     if (names[0])
-        rd_para(x->doc, "Here the cycles are ticks of %s: a constant-rate reference clock, not core cycles (no core "
-                        "cycle counter was available), so they scale with time, not with the core clock.", names);
+        rd_para(x->doc,
+                "Here the cycles are ticks of %s: a constant-rate reference clock, not core cycles (no core "
+                "cycle counter was available), so they scale with time, not with the core clock.",
+                names);
 }
 
 void sec_performance(rs_ctx *x)

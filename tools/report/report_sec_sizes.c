@@ -99,11 +99,13 @@ static void sizes_table(rs_ctx *x)
             size_cell(t, in, "ct", is_kem, missing, sizeof missing, &from_kat);
             size_cell(t, in, "ss", is_kem, missing, sizeof missing, &from_kat);
         }
-        rd_row_gaps(x->doc, t, "%s: no claimed size for %s in sizes.json or in the KAT record's meta.",
-                    inst_dir(x, in), missing);
+        rd_row_gaps(x->doc, t, "%s: no claimed size for %s in sizes.json or in the KAT record's meta.", inst_dir(x, in),
+                    missing);
         if (from_kat)
-            rd_add_note(rd_at(t, t->nrows - 1, 0),
-                        rd_note(x->doc, "No sizes.json: sizes from the API getters as reported by the KAT test (kat.json meta)."));
+            rd_add_note(
+                rd_at(t, t->nrows - 1, 0),
+                rd_note(x->doc,
+                        "No sizes.json: sizes from the API getters as reported by the KAT test (kat.json meta)."));
     }
 }
 
@@ -203,8 +205,10 @@ static void prof_row(rs_ctx *x, rd_table *t, const rp_instance *in, const rp_rec
     cell_num(t, r, "share.drng", ngcc_fmt_percent, missing, sizeof missing);
     const char *v = r->json ? rj_str(r->json, "verdict") : NULL;
     if (v && strcmp(v, "RECORDED") == 0)
-        rd_last_note(t, rd_note(x->doc, "%s: RECORDED: no expectation committed, the counts are recorded but not "
-                                "gated; record it with the prof-expect target", r->file));
+        rd_last_note(t, rd_note(x->doc,
+                                "%s: RECORDED: no expectation committed, the counts are recorded but not "
+                                "gated; record it with the prof-expect target",
+                                r->file));
     const cJSON *calls = r->json ? rj_get(r->json, "calls") : NULL;
     char text[1024];
     if (cJSON_IsObject(calls)) {

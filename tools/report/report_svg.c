@@ -13,11 +13,20 @@ static void svg_text(rb_buf *b, const char *s)
 {
     for (; *s; s++) {
         switch (*s) {
-        case '&': rb_add(b, "&amp;"); break;
-        case '<': rb_add(b, "&lt;"); break;
-        case '>': rb_add(b, "&gt;"); break;
-        case '"': rb_add(b, "&quot;"); break;
-        default: rb_addn(b, s, 1);
+        case '&':
+            rb_add(b, "&amp;");
+            break;
+        case '<':
+            rb_add(b, "&lt;");
+            break;
+        case '>':
+            rb_add(b, "&gt;");
+            break;
+        case '"':
+            rb_add(b, "&quot;");
+            break;
+        default:
+            rb_addn(b, s, 1);
         }
     }
 }
@@ -34,8 +43,10 @@ static const char *series_colour(const char *s)
 
 static void open_svg(rb_buf *b, const char *title, int height)
 {
-    rb_printf(b, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
-                 "viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"", W, height, W, height);
+    rb_printf(b,
+              "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+              "viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"",
+              W, height, W, height);
     svg_text(b, title);
     rb_add(b, "\">\n<title>");
     svg_text(b, title);
@@ -47,8 +58,10 @@ static void open_svg(rb_buf *b, const char *title, int height)
 
 static void legend_item(rb_buf *b, int *x, const char *colour, const char *name)
 {
-    rb_printf(b, "<rect x=\"%d\" y=\"24\" width=\"12\" height=\"12\" fill=\"%s\"/>"
-                 "<text x=\"%d\" y=\"34\" font-size=\"12\">", *x, colour, *x + 16);
+    rb_printf(b,
+              "<rect x=\"%d\" y=\"24\" width=\"12\" height=\"12\" fill=\"%s\"/>"
+              "<text x=\"%d\" y=\"34\" font-size=\"12\">",
+              *x, colour, *x + 16);
     svg_text(b, name);
     rb_add(b, "</text>\n");
     *x += 28 + 7 * (int)strlen(name);
@@ -85,8 +98,9 @@ static void bars_axis(rb_buf *b, int lo, int hi, int y0, int y1, const char *uni
         double x = x0 + (x1 - x0) * (k - lo) / (hi - lo);
         char lab[32];
         decade_label(lab, sizeof lab, k);
-        rb_printf(b, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#d0d7de\"/>"
-                     "<text x=\"%.1f\" y=\"%d\" font-size=\"11\" text-anchor=\"middle\">%s</text>\n",
+        rb_printf(b,
+                  "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#d0d7de\"/>"
+                  "<text x=\"%.1f\" y=\"%d\" font-size=\"11\" text-anchor=\"middle\">%s</text>\n",
                   x, y0, x, y1, x, y1 + 14, lab);
     }
     rb_printf(b, "<text x=\"%d\" y=\"34\" font-size=\"11\" text-anchor=\"end\">", W - 4);
@@ -125,11 +139,11 @@ char *rs_log_bars(const char *title, const char *unit, const rs_bar *bars, size_
         }
         double w = (x1 - x0) * (log10(bars[i].value) - lo) / (hi - lo);
         ngcc_fmt_count(val, bars[i].value);
-        rb_printf(&b, "<rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\"><title>",
-                  LABEL_W, y + 3, w < 1 ? 1.0 : w, ROW_H - 6, series_colour(bars[i].series));
+        rb_printf(&b, "<rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\"><title>", LABEL_W, y + 3,
+                  w < 1 ? 1.0 : w, ROW_H - 6, series_colour(bars[i].series));
         svg_text(&b, bars[i].label);
-        rb_printf(&b, ": %s</title></rect>\n<text x=\"%.1f\" y=\"%d\" font-size=\"11\">%s</text>\n",
-                  val, x0 + (w < 1 ? 1.0 : w) + 4, y + 14, val);
+        rb_printf(&b, ": %s</title></rect>\n<text x=\"%.1f\" y=\"%d\" font-size=\"11\">%s</text>\n", val,
+                  x0 + (w < 1 ? 1.0 : w) + 4, y + 14, val);
     }
     rb_add(&b, "</svg>\n");
     return rb_take(&b);
@@ -148,8 +162,9 @@ char *rs_share_bars(const char *title, const rs_share *rows, size_t n)
     int y1 = TOP + (int)n * ROW_H;
     for (int p = 0; p <= 100; p += 25) {
         double gx = x0 + (x1 - x0) * p / 100.0;
-        rb_printf(&b, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#d0d7de\"/>"
-                      "<text x=\"%.1f\" y=\"%d\" font-size=\"11\" text-anchor=\"middle\">%d%%</text>\n",
+        rb_printf(&b,
+                  "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#d0d7de\"/>"
+                  "<text x=\"%.1f\" y=\"%d\" font-size=\"11\" text-anchor=\"middle\">%d%%</text>\n",
                   gx, TOP - 4, gx, y1, gx, y1 + 14, p);
     }
     for (size_t i = 0; i < n; i++) {
@@ -160,12 +175,12 @@ char *rs_share_bars(const char *title, const rs_share *rows, size_t n)
         double h = isnan(rows[i].hash) ? 0 : fmin(fmax(rows[i].hash, 0), 1);
         double d = isnan(rows[i].drng) ? 0 : fmin(fmax(rows[i].drng, 0), 1 - h);
         double wh = (x1 - x0) * h, wd = (x1 - x0) * d;
-        rb_printf(&b, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"#e5e7eb\"/>\n", x0, y + 3,
-                  x1 - x0, ROW_H - 6);
+        rb_printf(&b, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"#e5e7eb\"/>\n", x0, y + 3, x1 - x0,
+                  ROW_H - 6);
         rb_printf(&b, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"#c2410c\"/>\n", x0, y + 3, wh,
                   ROW_H - 6);
-        rb_printf(&b, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"#0f766e\"/>\n", x0 + wh, y + 3,
-                  wd, ROW_H - 6);
+        rb_printf(&b, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"#0f766e\"/>\n", x0 + wh, y + 3, wd,
+                  ROW_H - 6);
         char hs[NGCC_FMT_MAX], ds[NGCC_FMT_MAX];
         ngcc_fmt_percent(hs, rows[i].hash);
         ngcc_fmt_percent(ds, rows[i].drng);

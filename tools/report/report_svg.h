@@ -15,7 +15,7 @@ char *rs_log_bars(const char *title, const char *unit, const rs_bar *bars, size_
 
 typedef struct {
     const char *label;
-    double hash, drng;  /* fractions of operation time; NaN = unknown */
+    double hash, drng; /* fractions of operation time; NaN = unknown */
 } rs_share;
 
 /* one 0-100% bar per row: hash share, then DRNG share, stacked */

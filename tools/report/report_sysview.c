@@ -38,8 +38,10 @@ static void compose_how(const cJSON *j, rs_sysview *v)
         snprintf(v->how_buf, sizeof v->how_buf, "cpufreq governor %s, max %.2f GHz, boost %s%s%s", gov, maxk / 1e6,
                  boost ? (strcmp(boost, "0") ? "on" : "off") : "unknown", src ? "; clocksource " : "", src ? src : "");
     else
-        snprintf(v->how_buf, sizeof v->how_buf, "no cpufreq interface (virtual machine or firmware-controlled clock)"
-                                                "; clocksource %s", src);
+        snprintf(v->how_buf, sizeof v->how_buf,
+                 "no cpufreq interface (virtual machine or firmware-controlled clock)"
+                 "; clocksource %s",
+                 src);
     v->how = v->how_buf;
 }
 

@@ -8,9 +8,9 @@
 typedef struct {
     const char *model, *arch, *os, *kernel, *compiler, *cmake, *counter, *how;
     double cores, online, mhz, mem_kb, ctr_freq, ctr_overhead, ctr_resolution; /* NaN: absent */
-    int fixed;          /* 1 fixed, 0 not fixed, -1 unknown */
+    int fixed;                                                                 /* 1 fixed, 0 not fixed, -1 unknown */
     char how_buf[512];
-    char model_buf[128];  /* "how" composed from cpufreq fields when the record has no clock.how */
+    char model_buf[128]; /* "how" composed from cpufreq fields when the record has no clock.how */
 } rs_sysview;
 
 /* fills v from a system record (NULL: everything absent) */

@@ -96,8 +96,8 @@ static int cmd_counters(void)
             continue;
         }
         printf("bench: counter %-10s %-22s %.6g Hz, overhead %.0f ticks (%.1f ns), resolution %.0f ticks (%.1f ns)\n",
-               kinds[i], c.name, c.freq_hz, c.overhead_ticks, c.overhead_ticks / c.freq_hz * 1e9,
-               c.resolution_ticks, c.resolution_ticks / c.freq_hz * 1e9);
+               kinds[i], c.name, c.freq_hz, c.overhead_ticks, c.overhead_ticks / c.freq_hz * 1e9, c.resolution_ticks,
+               c.resolution_ticks / c.freq_hz * 1e9);
         cJSON *e = cJSON_CreateObject();
         cJSON_AddStringToObject(e, "name", c.name);
         cJSON_AddNumberToObject(e, "freq_hz", c.freq_hz);
@@ -222,8 +222,9 @@ static double perf_median(int k, const char *tag)
     char rec[4096], budget[32];
     snprintf(rec, sizeof rec, "%s/%s-%d.json", A.work, tag, k);
     snprintf(budget, sizeof budget, "%g", A.budget);
-    char *argv[] = {(char *)A.perf, "--lib", (char *)A.lib, "--name", "bench/run", "--op", (char *)A.op,
-                    "--record-out", rec, "--budget-s", budget, "--system", "bench", "--pin", (char *)A.pin, NULL};
+    char *argv[] = {(char *)A.perf, "--lib",        (char *)A.lib, "--name",     "bench/run", "--op",
+                    (char *)A.op,   "--record-out", rec,           "--budget-s", budget,      "--system",
+                    "bench",        "--pin",        (char *)A.pin, NULL};
     run(argv);
     return record_median(rec, "median");
 }
@@ -233,8 +234,8 @@ static double loop_median(int k)
     char rec[4096], secs[32];
     snprintf(rec, sizeof rec, "%s/loop-%d.json", A.work, k);
     snprintf(secs, sizeof secs, "%g", A.budget);
-    char *argv[] = {(char *)A.self, "loop", "--lib", (char *)A.lib, "--op", (char *)A.op, "--seconds", secs,
-                    "--out", rec, "--pin", (char *)A.pin, NULL};
+    char *argv[] = {(char *)A.self, "loop",  "--lib", (char *)A.lib, "--op",        (char *)A.op, "--seconds",
+                    secs,           "--out", rec,     "--pin",       (char *)A.pin, NULL};
     run(argv);
     return record_median(rec, "median");
 }
@@ -334,7 +335,8 @@ static int cmd_ratio(void)
     perf_summary sq;
     perf_summarise(q, (size_t)n, &sq);
     printf("bench: ratio %s %s: ngcc-perf median / minimal loop median = %.4f (median of %d rounds, "
-           "each back to back; min %.4f, max %.4f)\n", A.lib, A.op, sq.median, n, sq.min, sq.max);
+           "each back to back; min %.4f, max %.4f)\n",
+           A.lib, A.op, sq.median, n, sq.min, sq.max);
     cJSON *o = ngcc_record_new("bench", "ratio");
     cJSON_AddStringToObject(o, "lib", A.lib);
     cJSON_AddStringToObject(o, "op", A.op);
@@ -352,10 +354,32 @@ static int ab_run(const char *lib, const char *rec, double *ratio, double *lo, d
     char budget[32], tol[32];
     snprintf(budget, sizeof budget, "%g", A.budget);
     snprintf(tol, sizeof tol, "%g", A.ab_tolerance);
-    char *argv[] = {(char *)A.perf, "--lib", (char *)lib, "--name", "bench/ab", "--op", (char *)A.op,
-                    "--ref-lib", (char *)A.ref_lib, "--ref-name", "bench/ref", "--ab-tolerance", tol,
-                    "--record-out", (char *)rec, "--budget-s", budget, "--system", "bench", "--pin", (char *)A.pin,
-                    "--records", "2", "--expect", "REGRESSION", NULL};
+    char *argv[] = {(char *)A.perf,
+                    "--lib",
+                    (char *)lib,
+                    "--name",
+                    "bench/ab",
+                    "--op",
+                    (char *)A.op,
+                    "--ref-lib",
+                    (char *)A.ref_lib,
+                    "--ref-name",
+                    "bench/ref",
+                    "--ab-tolerance",
+                    tol,
+                    "--record-out",
+                    (char *)rec,
+                    "--budget-s",
+                    budget,
+                    "--system",
+                    "bench",
+                    "--pin",
+                    (char *)A.pin,
+                    "--records",
+                    "2",
+                    "--expect",
+                    "REGRESSION",
+                    NULL};
     run(argv); /* 2 KAT records: verify's setup signs each with both libraries, 0.1 s a signature */
     cJSON *r = ngcc_record_load(rec);
     const cJSON *ab = cJSON_GetObjectItemCaseSensitive(r, "ab");
@@ -447,12 +471,11 @@ static int cmd_ab(void)
 
 static int parse(int argc, char **argv)
 {
-    static const struct option lo[] = {{"lib", 1, 0, 'l'}, {"op", 1, 0, 'o'}, {"perf", 1, 0, 'p'},
-                                       {"work", 1, 0, 'w'}, {"out", 1, 0, 'O'}, {"seconds", 1, 0, 's'},
-                                       {"budget-s", 1, 0, 'b'}, {"runs", 1, 0, 'r'}, {"rounds", 1, 0, 'R'},
-                                       {"busy", 0, 0, 'B'}, {"pin", 1, 0, 'P'}, {"ref-lib", 1, 0, 'L'},
-                                       {"case", 1, 0, 'c'}, {"ab-tolerance", 1, 0, 't'},
-                                       {"detect-rate", 1, 0, 'd'}, {0, 0, 0, 0}};
+    static const struct option lo[] = {
+        {"lib", 1, 0, 'l'},    {"op", 1, 0, 'o'},           {"perf", 1, 0, 'p'},        {"work", 1, 0, 'w'},
+        {"out", 1, 0, 'O'},    {"seconds", 1, 0, 's'},      {"budget-s", 1, 0, 'b'},    {"runs", 1, 0, 'r'},
+        {"rounds", 1, 0, 'R'}, {"busy", 0, 0, 'B'},         {"pin", 1, 0, 'P'},         {"ref-lib", 1, 0, 'L'},
+        {"case", 1, 0, 'c'},   {"ab-tolerance", 1, 0, 't'}, {"detect-rate", 1, 0, 'd'}, {0, 0, 0, 0}};
     A.self = argv[0];
     A.pin = "none";
     A.seconds = A.budget = 2;
@@ -467,26 +490,55 @@ static int parse(int argc, char **argv)
     int c;
     while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
         switch (c) {
-        case 'l': A.lib = optarg; break;
-        case 'o': A.op = optarg; break;
-        case 'p': A.perf = optarg; break;
-        case 'w': A.work = optarg; break;
-        case 'O': A.out = optarg; break;
-        case 's': A.seconds = atof(optarg); break;
-        case 'b': A.budget = atof(optarg); break;
-        case 'r': A.runs = atoi(optarg); break;
-        case 'R': A.rounds = atoi(optarg); break;
-        case 'B': A.busy = 1; break;
-        case 'P': A.pin = optarg; break;
-        case 'L': A.ref_lib = optarg; break;
+        case 'l':
+            A.lib = optarg;
+            break;
+        case 'o':
+            A.op = optarg;
+            break;
+        case 'p':
+            A.perf = optarg;
+            break;
+        case 'w':
+            A.work = optarg;
+            break;
+        case 'O':
+            A.out = optarg;
+            break;
+        case 's':
+            A.seconds = atof(optarg);
+            break;
+        case 'b':
+            A.budget = atof(optarg);
+            break;
+        case 'r':
+            A.runs = atoi(optarg);
+            break;
+        case 'R':
+            A.rounds = atoi(optarg);
+            break;
+        case 'B':
+            A.busy = 1;
+            break;
+        case 'P':
+            A.pin = optarg;
+            break;
+        case 'L':
+            A.ref_lib = optarg;
+            break;
         case 'c':
             if (A.ncases == MAX_CASES || !strchr(optarg, '='))
                 return -1;
             A.cases[A.ncases++] = optarg;
             break;
-        case 't': A.ab_tolerance = atof(optarg); break;
-        case 'd': A.detect_rate = atof(optarg); break;
-        default: return -1;
+        case 't':
+            A.ab_tolerance = atof(optarg);
+            break;
+        case 'd':
+            A.detect_rate = atof(optarg);
+            break;
+        default:
+            return -1;
         }
     }
     int is_ab = !strcmp(A.cmd, "ab");

@@ -23,9 +23,18 @@
 
 extern DRNG_ctx drng_algorithm;
 
-unsigned long long sig_get_pk_len_bytes(void) { return 32; }
-unsigned long long sig_get_sk_len_bytes(void) { return 64; }
-unsigned long long sig_get_sn_len_bytes(void) { return 32; }
+unsigned long long sig_get_pk_len_bytes(void)
+{
+    return 32;
+}
+unsigned long long sig_get_sk_len_bytes(void)
+{
+    return 64;
+}
+unsigned long long sig_get_sn_len_bytes(void)
+{
+    return 32;
+}
 
 /* out = H^calls(in), the first call over len bytes */
 static void chain(unsigned char out[32], const unsigned char *in, unsigned long long len, long calls)

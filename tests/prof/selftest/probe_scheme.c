@@ -19,9 +19,18 @@
 
 extern DRNG_ctx drng_algorithm;
 
-unsigned long long sig_get_pk_len_bytes(void) { return 64; }
-unsigned long long sig_get_sk_len_bytes(void) { return 64; }
-unsigned long long sig_get_sn_len_bytes(void) { return 96; }
+unsigned long long sig_get_pk_len_bytes(void)
+{
+    return 64;
+}
+unsigned long long sig_get_sk_len_bytes(void)
+{
+    return 64;
+}
+unsigned long long sig_get_sn_len_bytes(void)
+{
+    return 96;
+}
 
 int sig_keygen(unsigned char *pk, unsigned long long *pk_len, unsigned char *sk, unsigned long long *sk_len)
 {

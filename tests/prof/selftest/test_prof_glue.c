@@ -155,8 +155,10 @@ int main(void)
     for (int i = 0; i < 128; i++)
         m[i] = (unsigned char)(3 * i);
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(drng_split_and_nesting), cmocka_unit_test(histograms),
-        cmocka_unit_test(message_dependent_counts), cmocka_unit_test(seeding_is_counted_until_reset),
+        cmocka_unit_test(drng_split_and_nesting),
+        cmocka_unit_test(histograms),
+        cmocka_unit_test(message_dependent_counts),
+        cmocka_unit_test(seeding_is_counted_until_reset),
         cmocka_unit_test(calibration),
     };
     return cmocka_run_group_tests_name("prof_glue", tests, setup, NULL);

@@ -121,9 +121,9 @@ int main(int argc, char **argv)
     for (int i = 0; i < O_N; i++)
         obj[i] = argv[2 + i];
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(clean_object),     cmocka_unit_test(glue_is_ignored), cmocka_unit_test(same_object_call),
-        cmocka_unit_test(static_copy),      cmocka_unit_test(defined_next_to_code), cmocka_unit_test(lto_object),
-        cmocka_unit_test(lto_flags),        cmocka_unit_test(scan_failure_is_reported),
+        cmocka_unit_test(clean_object), cmocka_unit_test(glue_is_ignored),          cmocka_unit_test(same_object_call),
+        cmocka_unit_test(static_copy),  cmocka_unit_test(defined_next_to_code),     cmocka_unit_test(lto_object),
+        cmocka_unit_test(lto_flags),    cmocka_unit_test(scan_failure_is_reported),
     };
     return cmocka_run_group_tests_name("prof_scan", tests, NULL, NULL);
 }

@@ -103,8 +103,8 @@ static void bytes_and_sizes(void **state)
 static void gaps(void **state)
 {
     (void)state;
-    fmt_fn all[] = {ngcc_fmt_count, ngcc_fmt_calls, ngcc_fmt_time_ns, ngcc_fmt_rate, ngcc_fmt_percent,
-                    ngcc_fmt_change, ngcc_fmt_bytes, ngcc_fmt_int, ngcc_fmt_freq, ngcc_fmt_ratio};
+    fmt_fn all[] = {ngcc_fmt_count,  ngcc_fmt_calls, ngcc_fmt_time_ns, ngcc_fmt_rate, ngcc_fmt_percent,
+                    ngcc_fmt_change, ngcc_fmt_bytes, ngcc_fmt_int,     ngcc_fmt_freq, ngcc_fmt_ratio};
     for (size_t i = 0; i < sizeof all / sizeof *all; i++) {
         expect(all[i], NAN, NGCC_FMT_GAP);
         expect(all[i], INFINITY, NGCC_FMT_GAP);
@@ -114,8 +114,12 @@ static void gaps(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(published_examples), cmocka_unit_test(counts), cmocka_unit_test(calls),
-        cmocka_unit_test(times), cmocka_unit_test(rates_and_shares), cmocka_unit_test(bytes_and_sizes),
+        cmocka_unit_test(published_examples),
+        cmocka_unit_test(counts),
+        cmocka_unit_test(calls),
+        cmocka_unit_test(times),
+        cmocka_unit_test(rates_and_shares),
+        cmocka_unit_test(bytes_and_sizes),
         cmocka_unit_test(gaps),
     };
     return cmocka_run_group_tests_name("report_fmt", tests, NULL, NULL);
