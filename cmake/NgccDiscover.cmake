@@ -191,6 +191,21 @@ function(ngcc_iget n field out)
   set(${out} "${v}" PARENT_SCOPE)
 endfunction()
 
+# index of the instance <id>/<key>, or "" when there is none
+function(ngcc_find_instance id key out)
+  set(r "")
+  get_property(all GLOBAL PROPERTY NGCC_INSTANCES)
+  foreach(n IN LISTS all)
+    ngcc_iget(${n} id i)
+    ngcc_iget(${n} key k)
+    if(i STREQUAL id AND k STREQUAL key)
+      set(r ${n})
+      break()
+    endif()
+  endforeach()
+  set(${out} "${r}" PARENT_SCOPE)
+endfunction()
+
 # A tree-level problem: reported at configure time and as a failing test
 # discover/<candidate> (registered by NgccInstanceTests.cmake).
 function(ngcc_tree_error id msg)

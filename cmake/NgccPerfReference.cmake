@@ -1,20 +1,5 @@
-# Instances by name for the perf labels: the lookup of <candidate>/<label>
-# and the same-run reference of the override key "perf": {"reference": ...},
+# The same-run reference of the override key "perf": {"reference": ...},
 # which the perf and icount tests of an instance compare with.
-
-# index of the instance <id>/<key>, or "" if there is none
-function(ngcc_perf_find id key out)
-  set(found "")
-  get_property(all GLOBAL PROPERTY NGCC_INSTANCES)
-  foreach(m IN LISTS all)
-    ngcc_iget(${m} id i)
-    ngcc_iget(${m} key k)
-    if(i STREQUAL id AND k STREQUAL key)
-      set(found ${m})
-    endif()
-  endforeach()
-  set(${out} "${found}" PARENT_SCOPE)
-endfunction()
 
 # The same-run reference of instance n (override "perf": {"reference": ...}):
 # out_index = that instance's index, or "" without one; out_err = a one-line
@@ -40,7 +25,7 @@ function(ngcc_perf_reference n out_index out_err)
   if(where STREQUAL "")
     set(where "the override of ${id}")
   endif()
-  ngcc_perf_find("${rid}" "${rkey}" r)
+  ngcc_find_instance("${rid}" "${rkey}" r)
   if(r STREQUAL "")
     set(${out_err} "perf reference \"${perf_reference}\" of ${id}/${key} names no instance of this build: write an instance label of ${rid} in ${where}" PARENT_SCOPE)
     return()

@@ -19,21 +19,6 @@
 #                           with NGCC_RESUME=1: no record lost, only the
 #                           unfinished tests run again
 
-# Instance index of <cand>/<key>, or "" when that fixture was not discovered.
-function(ngcc_find_instance id key out)
-  set(r "")
-  get_property(all GLOBAL PROPERTY NGCC_INSTANCES)
-  foreach(n IN LISTS all)
-    ngcc_iget(${n} id i)
-    ngcc_iget(${n} key k)
-    if(i STREQUAL id AND k STREQUAL key)
-      set(r ${n})
-      break()
-    endif()
-  endforeach()
-  set(${out} "${r}" PARENT_SCOPE)
-endfunction()
-
 # Fixtures (CTest FIXTURES_REQUIRED names) of the given "<cand>/<key>" items:
 # their KAT test when they have one, else their plain build.
 function(ngcc_fixtures_of out)
