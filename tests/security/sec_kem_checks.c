@@ -120,13 +120,14 @@ void sec_kem_wrong_secret_key(sec_job *j)
  * Implicit rejection must make the output for a modified ciphertext
  * unpredictable: (c) two different modified ciphertexts give two outputs,
  * (d) another secret key gives another output for the same ciphertext,
+ * (e) the same key and ciphertext give the same output again,
  * (b) the outputs agree with the honest secret on as many bits as chance
  * (two-sided binomial over every output bit, normal approximation with
  * continuity correction, p < 1e-6: |z| > 4.8916). Outputs equal to the honest
  * secret are modified_ciphertext's (a); an error return (explicit rejection)
  * is reported, not failed. */
 #define REJ_SAMPLE 16  /* modified ciphertexts per record */
-#define REJ_OTHER_SK 4 /* of them decapsulated under another key too */
+#define REJ_OTHER_SK 4 /* of them decapsulated under another key too, and again under the same one */
 #define REJ_Z 4.8916   /* two-sided p = 1e-6 */
 
 static int popcount8(unsigned x)
@@ -141,9 +142,9 @@ void sec_kem_rejection_quality(sec_job *j)
 {
     kem_case c;
     const sec_material *m = j->mat;
-    unsigned long outputs = 0, errors = 0, collisions = 0, sk_same = 0, sk_tried = 0;
+    unsigned long outputs = 0, errors = 0, collisions = 0, sk_same = 0, sk_tried = 0, rep_tried = 0, rep_diff = 0;
     double agree = 0, bits = 0;
-    const char *coll_at = "", *sk_at = "";
+    const char *coll_at = "", *sk_at = "", *rep_at = "";
     for (int i = 0; i < j->plan->nitems; i++) {
         if (!get_case(j, i, &c) || c.ct_len == 0 || c.ss_len == 0)
             continue;
@@ -177,6 +178,16 @@ void sec_kem_rejection_quality(sec_job *j)
                     break;
                 }
             nout++;
+            if (nout <= REJ_OTHER_SK) { /* (e): the same (sk, ct) again */
+                char w2[200];
+                ull len2 = 0;
+                snprintf(w2, sizeof w2, "%s, decapsulated again", what);
+                j->res->tried++;
+                rep_tried++;
+                if (sec_dec(w2, c.sk, c.sk_len, ct, c.ct_len, ss2, &len2) == 0 &&
+                    (len2 != len || memcmp(ss2, o, (size_t)len) != 0) && rep_diff++ == 0)
+                    rep_at = c.it->label;
+            }
             if (nout <= REJ_OTHER_SK && other != c.it->key && m->key_ok[other] &&
                 !(m->sk_len[other] == c.sk_len && memcmp(m->sk[other], c.sk, (size_t)c.sk_len) == 0)) {
                 /* (an identical key is seed_dependence's finding, not another key) */
@@ -205,6 +216,11 @@ void sec_kem_rejection_quality(sec_job *j)
                  "rejection independent of the secret key: kem_dec gave the same output under the secret key of "
                  "another record for %lu of %lu modified ciphertexts (first at %s)",
                  sk_same, sk_tried, sk_at);
+    if (rep_diff)
+        sec_fail(j,
+                 "rejection not repeatable: kem_dec gave another output for the same secret key and modified "
+                 "ciphertext for %lu of %lu repeats (first at %s)",
+                 rep_diff, rep_tried, rep_at);
     if (z > REJ_Z)
         sec_fail(j,
                  "rejection leaks the shared secret: rejection outputs agree with the honest secret on %.0f of "
@@ -215,9 +231,10 @@ void sec_kem_rejection_quality(sec_job *j)
                  errors ? "explicit rejection (kem_dec returned an error for every one; reported, not failed)"
                         : "no rejection output to judge (each gave the honest secret: see modified_ciphertext)");
     else
-        snprintf(j->res->note, sizeof j->res->note,
-                 "%lu implicit rejections all distinct, each changed under another key (%lu tried), %.0f of %.0f bits "
-                 "agree with the honest secret (%.1f%%, |z| = %.1f)%s",
-                 outputs, sk_tried, agree, bits, 100 * agree / bits, fabs(z),
-                 errors ? "; some explicit rejections (error returns)" : "");
+        snprintf(
+            j->res->note, sizeof j->res->note,
+            "%lu implicit rejections all distinct, each changed under another key (%lu tried) and repeated "
+            "under the same one (%lu tried), %.0f of %.0f bits agree with the honest secret (%.1f%%, |z| = %.1f)%s",
+            outputs, sk_tried, rep_tried, agree, bits, 100 * agree / bits, fabs(z),
+            errors ? "; some explicit rejections (error returns)" : "");
 }
