@@ -2,13 +2,13 @@
 # submissions (default: submissions/* and the bundled fixtures):
 #
 #   cmake -P tools/ngcc-campaign.cmake [-DBUILD_DIR=build/campaign]
-#         [-DSUBMISSIONS=<dir;...>] [-DLABELS=kat;security;prof;perf]
+#         [-DSUBMISSIONS=<dir;...>] [-DLABELS=kat;security;memcheck;prof;perf;icount]
 #         [-DRESUME=OFF] [-DCMOCKA_XML=OFF] [-DCONFIGURE_OPTIONS=-DX=Y;...]
 #   cmake -DSUMMARY_ONLY=ON -DBUILD_DIR=<build> -P tools/ngcc-campaign.cmake
 #         (only the verdict summary of <build>/records; runs nothing)
 #
-# Steps: configure, build, then each label in order (kat, security, prof,
-# perf; perf alone with -j1; a label without tests is skipped), then the
+# Steps: configure, build, then each label in order (kat, security,
+# memcheck, prof, perf, icount; perf alone with -j1; a label without tests is skipped), then the
 # system/info record and the report pages. A failing verdict never stops the
 # campaign. Progress: each label announces its test count and how many tests
 # remain; ctest numbers every test (n/N) and names it (label/candidate/instance).
@@ -25,7 +25,7 @@ if(NOT BUILD_DIR)
 endif()
 get_filename_component(BUILD_DIR "${BUILD_DIR}" ABSOLUTE BASE_DIR "${src}")
 if(NOT LABELS)
-  set(LABELS kat security prof perf)
+  set(LABELS kat security memcheck prof perf icount)
 endif()
 if(NOT DEFINED RESUME)
   set(RESUME ON)
