@@ -2,8 +2,9 @@
 #include <string.h>
 
 static const char *const names[NGCC_VERDICT_COUNT] = {
-    "PASS",     "RECORDED",  "NOBASELINE", "SKIP",  "REGRESSION", "NOKAT",    "MISMATCH",  "MALLEABLE", "CRYPTOFAIL",
-    "OVERFLOW", "UNDEFINED", "TIMEOUT",    "CRASH", "MEMLIMIT",   "LOADFAIL", "BUILDFAIL", "ERROR",
+    "PASS",     "RECORDED", "NOBASELINE", "FINDING",    "SKIP",     "REGRESSION", "NOKAT",
+    "MISMATCH", "LEAK",     "MALLEABLE",  "CRYPTOFAIL", "OVERFLOW", "UNDEFINED",  "TIMEOUT",
+    "CRASH",    "MEMLIMIT", "LOADFAIL",   "BUILDFAIL",  "ERROR",
 };
 
 const char *ngcc_verdict_name(ngcc_verdict v)
@@ -21,7 +22,7 @@ int ngcc_verdict_parse(const char *name)
 
 int ngcc_verdict_passing(int v)
 {
-    return v == NGCC_PASS || v == NGCC_RECORDED || v == NGCC_NOBASELINE;
+    return v == NGCC_PASS || v == NGCC_RECORDED || v == NGCC_NOBASELINE || v == NGCC_FINDING;
 }
 
 ngcc_verdict ngcc_verdict_worst(ngcc_verdict a, ngcc_verdict b)
