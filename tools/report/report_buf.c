@@ -52,3 +52,28 @@ char *rb_take(rb_buf *b)
     b->len = b->cap = 0;
     return s;
 }
+
+void rb_add_markup_text(rb_buf *b, const char *text)
+{
+    for (const char *s = text; *s; s++) {
+        switch (*s) {
+        case '&':
+            rb_add(b, "&amp;");
+            break;
+        case '<':
+            rb_add(b, "&lt;");
+            break;
+        case '>':
+            rb_add(b, "&gt;");
+            break;
+        case '"':
+            rb_add(b, "&quot;");
+            break;
+        case '\'':
+            rb_add(b, "&#39;");
+            break;
+        default:
+            rb_addn(b, s, 1);
+        }
+    }
+}

@@ -31,39 +31,14 @@ static const char *css =
     "svg text{font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif}\n"
     "code{font-size:.9em}\n";
 
-static void html_text(rb_buf *b, const char *s)
-{
-    for (; *s; s++) {
-        switch (*s) {
-        case '&':
-            rb_add(b, "&amp;");
-            break;
-        case '<':
-            rb_add(b, "&lt;");
-            break;
-        case '>':
-            rb_add(b, "&gt;");
-            break;
-        case '"':
-            rb_add(b, "&quot;");
-            break;
-        case '\'':
-            rb_add(b, "&#39;");
-            break;
-        default:
-            rb_addn(b, s, 1);
-        }
-    }
-}
-
 static void html_cell_body(rb_buf *b, const rd_cell *c)
 {
     if (c->href) {
         rb_printf(b, "<a href=\"%s.html\">", c->href);
-        html_text(b, c->text);
+        rb_add_markup_text(b, c->text);
         rb_add(b, "</a>");
     } else {
-        html_text(b, c->text ? c->text : "");
+        rb_add_markup_text(b, c->text ? c->text : "");
     }
     for (int i = 0; i < RD_MAX_NOTES && c->notes[i] > 0; i++)
         rb_printf(b, "%s<a href=\"#note-%d\">%d</a>", i ? "," : "<sup class=\"fn\">", c->notes[i], c->notes[i]);
@@ -130,12 +105,12 @@ static void html_block(rb_buf *b, const rd_block *k)
     switch (k->kind) {
     case RD_HEADING:
         rb_printf(b, "<h%d>", k->level);
-        html_text(b, k->text);
+        rb_add_markup_text(b, k->text);
         rb_printf(b, "</h%d>\n", k->level);
         break;
     case RD_PARA:
         rb_add(b, "<p>");
-        html_text(b, k->text);
+        rb_add_markup_text(b, k->text);
         rb_add(b, "</p>\n");
         break;
     case RD_TABLE:
@@ -163,9 +138,9 @@ char *re_html(const rd_doc *d)
     rb_buf b = {0};
     rb_add(&b, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
                "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>");
-    html_text(&b, d->title);
+    rb_add_markup_text(&b, d->title);
     rb_printf(&b, "</title>\n<style>\n%s</style>\n</head>\n<body>\n<main>\n<h1>", css);
-    html_text(&b, d->title);
+    rb_add_markup_text(&b, d->title);
     rb_add(&b, "</h1>\n");
     for (size_t i = 0; i < d->n; i++)
         html_block(&b, &d->blocks[i]);
@@ -173,7 +148,7 @@ char *re_html(const rd_doc *d)
         rb_add(&b, "<h2>Notes</h2>\n<ol class=\"notes\">\n");
         for (size_t i = 0; i < d->nnotes; i++) {
             rb_printf(&b, "<li id=\"note-%zu\">", i + 1);
-            html_text(&b, d->notes[i]);
+            rb_add_markup_text(&b, d->notes[i]);
             rb_add(&b, "</li>\n");
         }
         rb_add(&b, "</ol>\n");

@@ -9,28 +9,6 @@
 
 enum { W = 900, LABEL_W = 250, VALUE_W = 90, ROW_H = 20, TOP = 46, AXIS_H = 28 };
 
-static void svg_text(rb_buf *b, const char *s)
-{
-    for (; *s; s++) {
-        switch (*s) {
-        case '&':
-            rb_add(b, "&amp;");
-            break;
-        case '<':
-            rb_add(b, "&lt;");
-            break;
-        case '>':
-            rb_add(b, "&gt;");
-            break;
-        case '"':
-            rb_add(b, "&quot;");
-            break;
-        default:
-            rb_addn(b, s, 1);
-        }
-    }
-}
-
 static const char *series_colour(const char *s)
 {
     static const char *names[] = {"keygen", "sign", "verify", "enc", "dec"};
@@ -47,12 +25,12 @@ static void open_svg(rb_buf *b, const char *title, int height)
               "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
               "viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"",
               W, height, W, height);
-    svg_text(b, title);
+    rb_add_markup_text(b, title);
     rb_add(b, "\">\n<title>");
-    svg_text(b, title);
+    rb_add_markup_text(b, title);
     rb_printf(b, "</title>\n<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n", W, height);
     rb_add(b, "<text x=\"4\" y=\"16\" font-size=\"14\" font-weight=\"600\">");
-    svg_text(b, title);
+    rb_add_markup_text(b, title);
     rb_add(b, "</text>\n");
 }
 
@@ -62,7 +40,7 @@ static void legend_item(rb_buf *b, int *x, const char *colour, const char *name)
               "<rect x=\"%d\" y=\"24\" width=\"12\" height=\"12\" fill=\"%s\"/>"
               "<text x=\"%d\" y=\"34\" font-size=\"12\">",
               *x, colour, *x + 16);
-    svg_text(b, name);
+    rb_add_markup_text(b, name);
     rb_add(b, "</text>\n");
     *x += 28 + 7 * (int)strlen(name);
 }
@@ -104,7 +82,7 @@ static void bars_axis(rb_buf *b, int lo, int hi, int y0, int y1, const char *uni
                   x, y0, x, y1, x, y1 + 14, lab);
     }
     rb_printf(b, "<text x=\"%d\" y=\"34\" font-size=\"11\" text-anchor=\"end\">", W - 4);
-    svg_text(b, unit);
+    rb_add_markup_text(b, unit);
     rb_add(b, ", log scale</text>\n");
 }
 
@@ -130,7 +108,7 @@ char *rs_log_bars(const char *title, const char *unit, const rs_bar *bars, size_
     for (size_t i = 0; i < n; i++) {
         int y = TOP + (int)i * ROW_H;
         rb_printf(&b, "<text x=\"%d\" y=\"%d\" font-size=\"12\" text-anchor=\"end\">", LABEL_W - 6, y + 14);
-        svg_text(&b, bars[i].label);
+        rb_add_markup_text(&b, bars[i].label);
         rb_add(&b, "</text>\n");
         char val[NGCC_FMT_MAX];
         if (!(bars[i].value > 0) || isinf(bars[i].value)) {
@@ -141,7 +119,7 @@ char *rs_log_bars(const char *title, const char *unit, const rs_bar *bars, size_
         ngcc_fmt_count(val, bars[i].value);
         rb_printf(&b, "<rect x=\"%d\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\"><title>", LABEL_W, y + 3,
                   w < 1 ? 1.0 : w, ROW_H - 6, series_colour(bars[i].series));
-        svg_text(&b, bars[i].label);
+        rb_add_markup_text(&b, bars[i].label);
         rb_printf(&b, ": %s</title></rect>\n<text x=\"%.1f\" y=\"%d\" font-size=\"11\">%s</text>\n", val,
                   x0 + (w < 1 ? 1.0 : w) + 4, y + 14, val);
     }
@@ -170,7 +148,7 @@ char *rs_share_bars(const char *title, const rs_share *rows, size_t n)
     for (size_t i = 0; i < n; i++) {
         int y = TOP + (int)i * ROW_H;
         rb_printf(&b, "<text x=\"%d\" y=\"%d\" font-size=\"12\" text-anchor=\"end\">", LABEL_W - 6, y + 14);
-        svg_text(&b, rows[i].label);
+        rb_add_markup_text(&b, rows[i].label);
         rb_add(&b, "</text>\n");
         double h = isnan(rows[i].hash) ? 0 : fmin(fmax(rows[i].hash, 0), 1);
         double d = isnan(rows[i].drng) ? 0 : fmin(fmax(rows[i].drng, 0), 1 - h);
