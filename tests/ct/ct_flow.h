@@ -1,0 +1,25 @@
+/* ngcc-ct: the program valgrind runs (ngcc-ct --run). One KAT record of the
+ * instance (seed, keygen, sign and verify, or keygen, enc and dec) called
+ * directly, with the secrets marked undefined for memcheck and the public
+ * outputs declassified right after each call:
+ *   secret  the DRNG output drawn in keygen/sign/enc (the ct library's
+ *           __wrap_get_random_number, cmake/instance/ngcc_glue_ct.c), sk
+ *           before sign/dec, the shared secret (derived from both, never
+ *           declassified until the calls are over)
+ *   public  pk after keygen, the signature after sign, the ciphertext after
+ *           enc, every returned length and return code
+ * Every buffer is zero-filled first so an output a call reads before writing
+ * is not mistaken for a secret. Prints "#META key value", "#OP op rc",
+ * "#DRAWS op calls bytes" and "#LOADFAIL reason" lines on stdout. */
+#ifndef CT_FLOW_H
+#define CT_FLOW_H
+
+/* operations whose DRNG draws are public by design (not marked) */
+#define CT_PUBLIC_KEYGEN 1u
+#define CT_PUBLIC_SIGN 2u
+#define CT_PUBLIC_ENC 4u
+
+/* 0 done (whatever the results), 2 not loaded, 3 not a ct library */
+int ct_flow(const char *lib, int record, unsigned public_ops);
+
+#endif
