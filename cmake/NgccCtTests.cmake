@@ -10,7 +10,7 @@
 # Not part of the security label's verdict. Override keys: "expect" {"ct":
 # VERDICT, "ct.detail": REGEX}, "timeouts" {"ct": S} (also lifts the budget),
 # "ct" {"public_randomness": ["sign"]} (operations whose DRNG draws are public
-# by design, not marked secret).
+# by design, not marked secret), "ct" {"public_sk": ["32:64"]} (public sk bytes).
 # Cost: memcheck with origins is ~60x native; an instance whose KAT record is
 # predicted (kat.json op_seconds x NGCC_CT_SLOWDOWN) above NGCC_CT_BUDGET is
 # SKIP with the prediction, unless its override gives a ct timeout.
@@ -20,7 +20,7 @@ set(NGCC_CT_SLOWDOWN 60 CACHE STRING "Slowdown of memcheck --track-origins=yes a
 find_program(NGCC_VALGRIND valgrind)
 
 function(ngcc_add_ct_tests n)
-  foreach(f IN ITEMS id key root records blank ct_public timeout_ct expect_ct.detail)
+  foreach(f IN ITEMS id key root records blank ct_public ct_public_sk timeout_ct expect_ct.detail)
     string(REPLACE "." "_" var "${f}")
     ngcc_iget(${n} ${f} ${var})
   endforeach()
@@ -42,13 +42,16 @@ function(ngcc_add_ct_tests n)
   if(NOT ct_public)
     set(ct_public none)
   endif()
+  if(NOT ct_public_sk)
+    set(ct_public_sk none)
+  endif()
   set(name "ct/${id}/${key}")
   add_test(NAME "${name}" COMMAND ngcc-ct --valgrind "${NGCC_VALGRIND}"
     --suppressions "${PROJECT_SOURCE_DIR}/tests/ct/ct.supp"
     --lib "${root}/libngcc_ct.so" --name "${id}/${key}"
     --build-record "${records}/build-ct.json" --record-out "${records}/ct.json"
     --log "${records}/ct.log" --timeout ${inner} --expect ${expect}
-    --public-randomness ${ct_public}
+    --public-randomness ${ct_public} --public-sk ${ct_public_sk}
     --kat-record "${records}/kat.json" --slowdown ${NGCC_CT_SLOWDOWN} --budget-s ${budget})
   set_tests_properties("${name}" PROPERTIES
     SKIP_RETURN_CODE 77

@@ -78,7 +78,8 @@ typedef struct {
 
 static struct {
     ngcc_frame f;
-    const char *valgrind, *supp, *lib, *log, *kat_record, *public_arg;
+    const char *valgrind, *supp, *lib, *log, *kat_record, *public_arg, *public_sk_arg;
+    ct_ranges public_sk;
     char lib_real[PATH_MAX], self[PATH_MAX], xml[PATH_MAX + 8];
     unsigned public_ops;
     double slowdown, budget;
@@ -99,9 +100,11 @@ static struct {
 static const char usage[] =
     "usage: ngcc-ct --valgrind <path> --suppressions <file> --lib <libngcc_ct.so>\n"
     "       --name <cand>/<inst> --record-out <json> --log <file> [--build-record <json>]\n"
-    "       [--public-randomness keygen,sign,enc|none] [--timeout S] [--expect VERDICT]\n"
+    "       [--public-randomness keygen,sign,enc|none] [--public-sk from:to,...|none]\n"
+    "       [--timeout S] [--expect VERDICT]\n"
     "       [--kat-record <kat.json> [--slowdown 60] [--budget-s 30]]\n"
-    "       ngcc-ct --run --lib <libngcc_ct.so> [--public-randomness ...]   (what valgrind runs)\n";
+    "       ngcc-ct --run --lib <libngcc_ct.so> [--public-randomness ...] [--public-sk ...]   (what valgrind "
+    "runs)\n";
 
 /* "sign,enc" -> flags; -1 after a one-line message */
 static int parse_public(const char *prog, const char *v, unsigned *out)
@@ -129,6 +132,30 @@ static int parse_public(const char *prog, const char *v, unsigned *out)
     return 0;
 }
 
+/* "32:64,100:132" -> ranges; -1 after a one-line message */
+static int parse_ranges(const char *prog, const char *v, ct_ranges *out)
+{
+    out->n = 0;
+    if (!strcmp(v, "none") || !*v)
+        return 0;
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s", v);
+    for (char *save, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        unsigned long long a, b;
+        char end;
+        if (out->n == CT_MAX_RANGES || sscanf(t, "%llu:%llu%c", &a, &b, &end) != 2 || a >= b) {
+            fprintf(stderr,
+                    "%s: --public-sk %s: \"%s\" is not a byte range from:to with from < to (at most %d); fix "
+                    "the override \"ct\": {\"public_sk\": [\"32:64\"]}\n",
+                    prog, v, t, CT_MAX_RANGES);
+            return -1;
+        }
+        out->from[out->n] = a;
+        out->to[out->n++] = b;
+    }
+    return 0;
+}
+
 static int own_option(ngcc_frame *f, int c, const char *v)
 {
     switch (c) {
@@ -144,6 +171,9 @@ static int own_option(ngcc_frame *f, int c, const char *v)
     case 'p':
         C.public_arg = v;
         return parse_public("ngcc-ct", v, &C.public_ops);
+    case 'q':
+        C.public_sk_arg = v;
+        return parse_ranges("ngcc-ct", v, &C.public_sk);
     case 'w':
         return ngcc_frame_number(f, "slowdown", v, 1, 1e4, &C.slowdown);
     case 'b':
@@ -162,10 +192,14 @@ static int is_flow(int argc, char **argv)
 
 static int run_flow(int argc, char **argv)
 {
-    static const struct option lo[] = {
-        {"run", 0, 0, 'R'}, {"lib", 1, 0, 'l'}, {"public-randomness", 1, 0, 'p'}, {0, 0, 0, 0}};
+    static const struct option lo[] = {{"run", 0, 0, 'R'},
+                                       {"lib", 1, 0, 'l'},
+                                       {"public-randomness", 1, 0, 'p'},
+                                       {"public-sk", 1, 0, 'q'},
+                                       {0, 0, 0, 0}};
     const char *lib = NULL;
     unsigned pub = 0;
+    static ct_ranges ranges;
     int c;
     while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
         if (c == 'l')
@@ -173,21 +207,21 @@ static int run_flow(int argc, char **argv)
         else if (c == 'p') {
             if (parse_public("ngcc-ct --run", optarg, &pub))
                 return 2;
+        } else if (c == 'q') {
+            if (parse_ranges("ngcc-ct --run", optarg, &ranges))
+                return 2;
         } else if (c != 'R')
             return 2;
     }
-    return lib ? ct_flow(lib, 0, pub) : 2;
+    return lib ? ct_flow(lib, 0, pub, &ranges) : 2;
 }
 
 static int parse(int argc, char **argv)
 {
-    static const struct option lo[] = {{"valgrind", 1, 0, 'v'},
-                                       {"suppressions", 1, 0, 's'},
-                                       {"kat-record", 1, 0, 'k'},
-                                       {"public-randomness", 1, 0, 'p'},
-                                       {"slowdown", 1, 0, 'w'},
-                                       {"budget-s", 1, 0, 'b'},
-                                       {0, 0, 0, 0}};
+    static const struct option lo[] = {{"valgrind", 1, 0, 'v'},   {"suppressions", 1, 0, 's'},
+                                       {"kat-record", 1, 0, 'k'}, {"public-randomness", 1, 0, 'p'},
+                                       {"public-sk", 1, 0, 'q'},  {"slowdown", 1, 0, 'w'},
+                                       {"budget-s", 1, 0, 'b'},   {0, 0, 0, 0}};
     static const ngcc_frame_spec spec = {"ct", "ngcc-ct", usage, lo, own_option, 0, NULL};
     C.slowdown = 60;
     C.budget = 30;
@@ -237,6 +271,8 @@ static int exec_valgrind(void *arg, int unused_fd)
                     (char *)C.lib,
                     "--public-randomness",
                     (char *)(C.public_arg ? C.public_arg : "none"),
+                    "--public-sk",
+                    (char *)(C.public_sk_arg ? C.public_sk_arg : "none"),
                     NULL};
     execv(C.valgrind, argv);
     fprintf(stderr, "ngcc-ct: cannot run %s: %s\n", C.valgrind, strerror(errno));
@@ -489,8 +525,9 @@ static void read_log(void)
                 cJSON_AddNumberToObject(o, "pk_offset", (double)at);
                 cJSON_AddItemToArray(C.sk_ranges, o);
                 size_t k = strlen(C.sk_public);
-                if (k + 40 < sizeof C.sk_public)
-                    snprintf(C.sk_public + k, sizeof C.sk_public - k, "%ssk [%llu, %llu)", k ? ", " : "", a, b);
+                if (k + 60 < sizeof C.sk_public)
+                    snprintf(C.sk_public + k, sizeof C.sk_public - k, "%ssk [%llu, %llu) (%s)", k ? ", " : "", a, b,
+                             at < 0 ? "override" : "a copy of pk");
             }
         } else if (!strncmp(l, "#META ", 6) && strchr(l + 6, ' ')) {
             char *v = strchr(l + 6, ' ');
@@ -555,7 +592,7 @@ static void judge(void)
                       "; libcrypto: %d site(s), %ld occurrence(s) inside OpenSSL, reported, not judged (first: %s)", nl,
                       C.occurrences[CLS_LIBCRYPTO], other);
     if (C.sk_public[0] && n < sizeof tail)
-        n += snprintf(tail + n, sizeof tail - n, "; public (copies of pk): %s", C.sk_public);
+        n += snprintf(tail + n, sizeof tail - n, "; public: %s", C.sk_public);
     if (C.public_ops && n < sizeof tail)
         snprintf(tail + n, sizeof tail - n, "; DRNG output public by override in: %s", C.public_arg);
     if (C.child.end == NGCC_CHILD_TIMEDOUT) {
@@ -670,6 +707,7 @@ static void write_record(const char *start)
     cJSON_AddStringToObject(r, "prediction", C.prediction);
     cJSON_AddNumberToObject(r, "seconds", C.ran ? C.child.seconds : 0);
     cJSON_AddStringToObject(r, "public_randomness", C.public_arg ? C.public_arg : "none");
+    cJSON_AddStringToObject(r, "public_sk_override", C.public_sk_arg ? C.public_sk_arg : "none");
     cJSON_AddStringToObject(r, "libcrypto_rule",
                             "sites inside libcrypto are counted and reported, not judged; the candidate's own "
                             "branches on libcrypto results are candidate code");

@@ -13,6 +13,7 @@ typedef void (*secret_draws_fn)(int on);
 typedef void (*draws_fn)(unsigned long long *calls, unsigned long long *bytes);
 
 static secret_draws_fn set_secret;
+static const ct_ranges *declared;
 static draws_fn get_draws;
 static unsigned long long last_calls, last_bytes;
 
@@ -120,6 +121,18 @@ static void declassify_pk_copies(unsigned char *sk, ull skl, const unsigned char
     free(table);
 }
 
+/* the override's public sk ranges ("#SKPUBLIC from to -1") */
+static void declassify_declared(unsigned char *sk, ull skl)
+{
+    for (int r = 0; declared && r < declared->n; r++) {
+        ull a = declared->from[r], b = declared->to[r] < skl ? declared->to[r] : skl;
+        if (a < b) {
+            PUBLIC(sk + a, b - a);
+            printf("#SKPUBLIC %llu %llu -1\n", a, b);
+        }
+    }
+}
+
 static void sig_record(ngcc_instance *in, unsigned pub, const unsigned char *m0, ull mlen)
 {
     ull pkc = in->sig.pk_len(), skc = in->sig.sk_len(), snc = in->sig.sn_len();
@@ -136,6 +149,7 @@ static void sig_record(ngcc_instance *in, unsigned pub, const unsigned char *m0,
     if (rc == 0) {
         SECRET(sk, skl < skc ? skl : skc);
         declassify_pk_copies(sk, skl < skc ? skl : skc, pk, pkl < pkc ? pkl : pkc);
+        declassify_declared(sk, skl < skc ? skl : skc);
         begin(pub, CT_PUBLIC_SIGN);
         rc = in->sig.sign(sk, skl, m, mlen, sn, &snl);
         end("sign", &rc, pub, CT_PUBLIC_SIGN);
@@ -176,6 +190,7 @@ static void kem_record(ngcc_instance *in, unsigned pub)
     if (rc == 0) {
         SECRET(sk, skl < skc ? skl : skc);
         declassify_pk_copies(sk, skl < skc ? skl : skc, pk, pkl < pkc ? pkl : pkc);
+        declassify_declared(sk, skl < skc ? skl : skc);
         begin(pub, 0);
         rc = in->kem.dec(sk, skl, ct, ctl < ctc ? ctl : ctc, ss1, &ss1l);
         end("dec", &rc, 0, 0);
@@ -193,8 +208,9 @@ static void kem_record(ngcc_instance *in, unsigned pub)
     free(ss1);
 }
 
-int ct_flow(const char *lib, int record, unsigned public_ops)
+int ct_flow(const char *lib, int record, unsigned public_ops, const ct_ranges *public_sk)
 {
+    declared = public_sk;
     ngcc_instance in;
     char err[512];
     if (ngcc_instance_open(lib, &in, err, sizeof err)) {

@@ -8,6 +8,9 @@
  *           declassified until the calls are over)
  *   public  pk after keygen, the signature after sign, the ciphertext after
  *           enc, every returned length and return code
+ * sk bytes that are a verbatim copy of pk are public (found automatically),
+ * and so are the sk ranges the override declares public ("ct": {"public_sk":
+ * ["32:64"]}, e.g. a hash of pk kept in sk).
  * Every buffer is zero-filled first so an output a call reads before writing
  * is not mistaken for a secret. Prints "#META key value", "#OP op rc",
  * "#DRAWS op calls bytes" and "#LOADFAIL reason" lines on stdout. */
@@ -19,7 +22,14 @@
 #define CT_PUBLIC_SIGN 2u
 #define CT_PUBLIC_ENC 4u
 
+/* sk ranges [from, to) declared public */
+#define CT_MAX_RANGES 16
+typedef struct {
+    unsigned long long from[CT_MAX_RANGES], to[CT_MAX_RANGES];
+    int n;
+} ct_ranges;
+
 /* 0 done (whatever the results), 2 not loaded, 3 not a ct library */
-int ct_flow(const char *lib, int record, unsigned public_ops);
+int ct_flow(const char *lib, int record, unsigned public_ops, const ct_ranges *public_sk);
 
 #endif
