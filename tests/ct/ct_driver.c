@@ -80,6 +80,7 @@ static struct {
     ngcc_frame f;
     const char *valgrind, *supp, *lib, *log, *kat_record, *public_arg, *public_sk_arg;
     ct_ranges public_sk;
+    int harness_leak; /* selftest: the flow branches on sk itself (must be ERROR) */
     char lib_real[PATH_MAX], self[PATH_MAX], xml[PATH_MAX + 8];
     unsigned public_ops;
     double slowdown, budget;
@@ -101,7 +102,7 @@ static const char usage[] =
     "usage: ngcc-ct --valgrind <path> --suppressions <file> --lib <libngcc_ct.so>\n"
     "       --name <cand>/<inst> --record-out <json> --log <file> [--build-record <json>]\n"
     "       [--public-randomness keygen,sign,enc|none] [--public-sk from:to,...|none]\n"
-    "       [--timeout S] [--expect VERDICT]\n"
+    "       [--timeout S] [--expect VERDICT] [--selftest-harness-leak]\n"
     "       [--kat-record <kat.json> [--slowdown 60] [--budget-s 30]]\n"
     "       ngcc-ct --run --lib <libngcc_ct.so> [--public-randomness ...] [--public-sk ...]   (what valgrind "
     "runs)\n";
@@ -178,6 +179,9 @@ static int own_option(ngcc_frame *f, int c, const char *v)
         return ngcc_frame_number(f, "slowdown", v, 1, 1e4, &C.slowdown);
     case 'b':
         return ngcc_frame_number(f, "budget-s", v, 0, 1e6, &C.budget);
+    case 'H':
+        C.harness_leak = 1;
+        return 0;
     }
     return -1;
 }
@@ -196,6 +200,7 @@ static int run_flow(int argc, char **argv)
                                        {"lib", 1, 0, 'l'},
                                        {"public-randomness", 1, 0, 'p'},
                                        {"public-sk", 1, 0, 'q'},
+                                       {"selftest-harness-leak", 0, 0, 'H'},
                                        {0, 0, 0, 0}};
     const char *lib = NULL;
     unsigned pub = 0;
@@ -210,6 +215,8 @@ static int run_flow(int argc, char **argv)
         } else if (c == 'q') {
             if (parse_ranges("ngcc-ct --run", optarg, &ranges))
                 return 2;
+        } else if (c == 'H') {
+            ct_flow_selftest_harness_leak = 1;
         } else if (c != 'R')
             return 2;
     }
@@ -218,10 +225,15 @@ static int run_flow(int argc, char **argv)
 
 static int parse(int argc, char **argv)
 {
-    static const struct option lo[] = {{"valgrind", 1, 0, 'v'},   {"suppressions", 1, 0, 's'},
-                                       {"kat-record", 1, 0, 'k'}, {"public-randomness", 1, 0, 'p'},
-                                       {"public-sk", 1, 0, 'q'},  {"slowdown", 1, 0, 'w'},
-                                       {"budget-s", 1, 0, 'b'},   {0, 0, 0, 0}};
+    static const struct option lo[] = {{"valgrind", 1, 0, 'v'},
+                                       {"suppressions", 1, 0, 's'},
+                                       {"kat-record", 1, 0, 'k'},
+                                       {"public-randomness", 1, 0, 'p'},
+                                       {"public-sk", 1, 0, 'q'},
+                                       {"slowdown", 1, 0, 'w'},
+                                       {"budget-s", 1, 0, 'b'},
+                                       {"selftest-harness-leak", 0, 0, 'H'},
+                                       {0, 0, 0, 0}};
     static const ngcc_frame_spec spec = {"ct", "ngcc-ct", usage, lo, own_option, 0, NULL};
     C.slowdown = 60;
     C.budget = 30;
@@ -273,6 +285,7 @@ static int exec_valgrind(void *arg, int unused_fd)
                     (char *)(C.public_arg ? C.public_arg : "none"),
                     "--public-sk",
                     (char *)(C.public_sk_arg ? C.public_sk_arg : "none"),
+                    C.harness_leak ? "--selftest-harness-leak" : NULL,
                     NULL};
     execv(C.valgrind, argv);
     fprintf(stderr, "ngcc-ct: cannot run %s: %s\n", C.valgrind, strerror(errno));
@@ -551,8 +564,11 @@ static void site_text(const ct_site *s, char *out, size_t cap)
     char via[160] = "";
     if (s->via[0])
         snprintf(via, sizeof via, " via %s", s->via);
-    snprintf(out, cap, "%s on %s in %s (%s:%d)%s [%s, %ldx]", what, s->secret, s->fn, s->file[0] ? s->file : "?",
-             s->line, via, s->op[0] ? s->op : "?", s->count);
+    char at[300] = ""; /* no debug information (libcrypto): the object alone */
+    if (s->file[0])
+        snprintf(at, sizeof at, " (%s:%d)", s->file, s->line);
+    snprintf(out, cap, "%s on %s in %s%s%s [%s, %ldx]", what, s->secret, s->fn, at, via, s->op[0] ? s->op : "?",
+             s->count);
 }
 
 /* the first SHOW_SITES sites of class cls, "; "-separated, distinct by fn/file:line */
@@ -680,6 +696,7 @@ static void run_valgrind(void)
         return;
     }
     C.self[n] = 0;
+    ngcc_mkdirs(C.xml, 0); /* the log's folder (the records folder of a first run) */
     xml_fd = open(C.xml, O_WRONLY | O_CREAT | O_TRUNC, 0644);
     if (xml_fd < 0) {
         ngcc_frame_set(&C.f, NGCC_ERROR, "cannot write %s: %s", C.xml, strerror(errno));

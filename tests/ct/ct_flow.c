@@ -12,6 +12,7 @@
 typedef void (*secret_draws_fn)(int on);
 typedef void (*draws_fn)(unsigned long long *calls, unsigned long long *bytes);
 
+int ct_flow_selftest_harness_leak;
 static secret_draws_fn set_secret;
 static const ct_ranges *declared;
 static draws_fn get_draws;
@@ -150,6 +151,8 @@ static void sig_record(ngcc_instance *in, unsigned pub, const unsigned char *m0,
         SECRET(sk, skl < skc ? skl : skc);
         declassify_pk_copies(sk, skl < skc ? skl : skc, pk, pkl < pkc ? pkl : pkc);
         declassify_declared(sk, skl < skc ? skl : skc);
+        if (ct_flow_selftest_harness_leak && (sk[0] & 1)) /* selftest: a harness bug on purpose */
+            printf("#SELFTEST odd\n");
         begin(pub, CT_PUBLIC_SIGN);
         rc = in->sig.sign(sk, skl, m, mlen, sn, &snl);
         end("sign", &rc, pub, CT_PUBLIC_SIGN);
@@ -191,6 +194,8 @@ static void kem_record(ngcc_instance *in, unsigned pub)
         SECRET(sk, skl < skc ? skl : skc);
         declassify_pk_copies(sk, skl < skc ? skl : skc, pk, pkl < pkc ? pkl : pkc);
         declassify_declared(sk, skl < skc ? skl : skc);
+        if (ct_flow_selftest_harness_leak && (sk[0] & 1)) /* selftest: a harness bug on purpose */
+            printf("#SELFTEST odd\n");
         begin(pub, 0);
         rc = in->kem.dec(sk, skl, ct, ctl < ctc ? ctl : ctc, ss1, &ss1l);
         end("dec", &rc, 0, 0);

@@ -29,6 +29,11 @@ typedef struct {
     int n;
 } ct_ranges;
 
+/* selftest only (selftest/ct/harness-error): when set, the flow itself
+ * branches on a secret sk byte, which the driver must judge ERROR (a harness
+ * bug), never LEAK */
+extern int ct_flow_selftest_harness_leak;
+
 /* 0 done (whatever the results), 2 not loaded, 3 not a ct library */
 int ct_flow(const char *lib, int record, unsigned public_ops, const ct_ranges *public_sk);
 
