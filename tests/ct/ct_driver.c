@@ -641,7 +641,10 @@ static void judge(void)
             const char *op = cJSON_GetObjectItem(o, "op")->valuestring;
             double calls = cJSON_GetObjectItem(o, "drng_calls")->valuedouble;
             double bytes = cJSON_GetObjectItem(o, "secret_bytes")->valuedouble;
-            if (calls > 0 && k < sizeof drew)
+            int pub = cJSON_IsTrue(cJSON_GetObjectItem(o, "public_randomness"));
+            if (calls > 0 && k < sizeof drew && pub)
+                k += snprintf(drew + k, sizeof drew - k, "%s%s %.0f draw(s) left public", k ? ", " : "", op, calls);
+            else if (calls > 0 && k < sizeof drew)
                 k += snprintf(drew + k, sizeof drew - k, "%s%s %.0f B", k ? ", " : "", op, bytes);
         }
         ngcc_frame_set(&C.f, NGCC_PASS,
