@@ -3,7 +3,7 @@
 # reading the instance table (ngcc_iget); this file only wires them together.
 include(NgccKatTests)
 # Label modules added by later work; each defines ngcc_add_<label>_tests(n).
-foreach(m NgccSecurityTests NgccPerfTests NgccProfTests NgccIcountTests)
+foreach(m NgccSecurityTests NgccCtTests NgccPerfTests NgccProfTests NgccIcountTests)
   include(${m} OPTIONAL)
 endforeach()
 # Selftests of discovery, sandbox and resume on the fxq-* quirk fixtures.
@@ -14,7 +14,7 @@ include(NgccReadmeTests)
 # Default per-label timeouts (seconds); an override's "timeouts" wins.
 set(NGCC_TIMEOUT_build 600 CACHE STRING "Timeout of an instance build test")
 set(NGCC_TIMEOUT_kat 600 CACHE STRING "Default timeout of a KAT test")
-set(NGCC_LABEL_MODULES kat security perf prof icount)
+set(NGCC_LABEL_MODULES kat security ct perf prof icount)
 
 function(ngcc_timeout n label out)
   ngcc_iget(${n} timeout_${label} t)

@@ -41,6 +41,11 @@
 #   perf             {"mode": "default" | "1x1"}   1x1: one trial of one call per operation
 #                    {"reference": "<label>" | "<candidate>/<label>"}   compare the perf and
 #                             icount figures with that instance, measured in the same run
+#   ct               {"public_randomness": ["sign"]}   operations (keygen, sign, enc) whose
+#                             DRNG output is public by design (a salt copied into the
+#                             signature): the ct label does not mark it secret
+#                    {"public_sk": ["32:64"]}   sk byte ranges [from, to) that are public
+#                             (e.g. a hash of pk kept in sk); copies of pk are found alone
 #   expect           {label: verdict}   expected verdicts (fixtures, zoo)
 #   skip             [str]    instance labels to leave out
 #   instances        {label: {...}}     per-instance keys
@@ -56,7 +61,7 @@
 # It is turned into the JSON form and checked the same way.
 set(NGCC_OVERRIDE_LIST_KEYS defines include_dirs libraries flags link_flags flagsets sources_exclude skip isa labels)
 set(NGCC_OVERRIDE_SCALAR_KEYS candidate c_standard kat_records memory_limit_mb extended_signature claims)
-set(NGCC_OVERRIDE_MAP_KEYS timeouts expect perf)
+set(NGCC_OVERRIDE_MAP_KEYS timeouts expect perf ct)
 set(NGCC_OVERRIDE_NESTED_KEYS instances variants)
 set(NGCC_OVERRIDE_INT_KEYS kat_records memory_limit_mb)
 
@@ -228,6 +233,41 @@ function(ngcc_override_check_value json key where err)
       string(JSON v GET "${json}" timeouts ${name})
       if(NOT v MATCHES "^[0-9]+$" OR v EQUAL 0)
         set(${err} "timeout \"${name}\" at ${where} must be a positive number of seconds, not \"${v}\"" PARENT_SCOPE)
+      endif()
+    endforeach()
+  elseif(key STREQUAL "ct")
+    string(JSON n LENGTH "${json}" ct)
+    foreach(i RANGE ${n})
+      if(i EQUAL n)
+        break()
+      endif()
+      string(JSON name MEMBER "${json}" ct ${i})
+      string(JSON t TYPE "${json}" ct ${name})
+      if(NOT name MATCHES "^(public_randomness|public_sk)$")
+        set(${err} "unknown key \"ct/${name}\" at ${where} (known: public_randomness, public_sk)" PARENT_SCOPE)
+      elseif(NOT t STREQUAL "ARRAY" AND name STREQUAL "public_randomness")
+        set(${err} "\"ct/public_randomness\" at ${where} must be a list of operations (keygen, sign, enc)" PARENT_SCOPE)
+      elseif(NOT t STREQUAL "ARRAY")
+        set(${err} "\"ct/public_sk\" at ${where} must be a list of byte ranges \"from:to\" (e.g. [\"32:64\"])" PARENT_SCOPE)
+      else()
+        string(JSON m LENGTH "${json}" ct ${name})
+        foreach(j RANGE ${m})
+          if(j EQUAL m)
+            break()
+          endif()
+          string(JSON v GET "${json}" ct ${name} ${j})
+          if(name STREQUAL "public_randomness" AND NOT v MATCHES "^(keygen|sign|enc)$")
+            set(${err} "\"ct/public_randomness\" entry \"${v}\" at ${where} is not keygen, sign or enc (the operations that draw from the DRNG)" PARENT_SCOPE)
+          elseif(name STREQUAL "public_sk")
+            set(ok FALSE)
+            if(v MATCHES "^([0-9]+):([0-9]+)$" AND CMAKE_MATCH_1 LESS CMAKE_MATCH_2)
+              set(ok TRUE)
+            endif()
+            if(NOT ok)
+              set(${err} "\"ct/public_sk\" entry \"${v}\" at ${where} is not a byte range from:to with from < to (e.g. \"32:64\")" PARENT_SCOPE)
+            endif()
+          endif()
+        endforeach()
       endif()
     endforeach()
   elseif(key STREQUAL "perf")

@@ -1,0 +1,105 @@
+# The ct label (tests/ct): constant time, TIMECOP-style. For every instance
+# (SIG and KEM):
+#   build/<cand>/<key>/ct   the ct library: the plain flags (with -g) plus
+#                           --wrap=get_random_number (cmake/instance/ngcc_glue_ct.c
+#                           marks the DRNG output secret for valgrind)
+#   ct/<cand>/<key>         ngcc-ct: one KAT record under valgrind memcheck with
+#                           sk and the DRNG output undefined  labels ct;<cand>;<key>
+#   selftest/ct/<cand>/<key>  when the override declares "ct.detail": the record's
+#                           verdict and detail asserted   labels selftest;ct;<cand>;<key>
+# Not part of the security label's verdict. Override keys: "expect" {"ct":
+# VERDICT, "ct.detail": REGEX}, "timeouts" {"ct": S} (also lifts the budget),
+# "ct" {"public_randomness": ["sign"]} (operations whose DRNG draws are public
+# by design, not marked secret), "ct" {"public_sk": ["32:64"]} (public sk bytes).
+# Cost: memcheck with origins is ~60x native; an instance whose KAT record is
+# predicted (kat.json op_seconds x NGCC_CT_SLOWDOWN) above NGCC_CT_BUDGET is
+# SKIP with the prediction, unless its override gives a ct timeout.
+set(NGCC_TIMEOUT_ct 300 CACHE STRING "Default timeout of a ct test (s)")
+set(NGCC_CT_BUDGET 30 CACHE STRING "Predicted seconds above which a ct test is SKIP (0: never)")
+set(NGCC_CT_SLOWDOWN 60 CACHE STRING "Slowdown of memcheck --track-origins=yes assumed by the ct prediction")
+find_program(NGCC_VALGRIND valgrind)
+
+function(ngcc_add_ct_tests n)
+  foreach(f IN ITEMS id key root records blank ct_public ct_public_sk timeout_ct expect_ct.detail)
+    string(REPLACE "." "_" var "${f}")
+    ngcc_iget(${n} ${f} ${var})
+  endforeach()
+  if(blank OR NOT NGCC_VALGRIND OR NOT TARGET ngcc-ct)
+    return() # blank templates (stubs), or no valgrind: no ct tests
+  endif()
+  get_property(built GLOBAL PROPERTY NGCC_BUILD_TEST_ct_${n})
+  if(NOT built)
+    ngcc_add_build_test(${n} ct)
+    set_property(GLOBAL PROPERTY NGCC_BUILD_TEST_ct_${n} TRUE)
+  endif()
+  ngcc_expect(${n} ct PASS expect)
+  ngcc_timeout(${n} ct t)
+  math(EXPR inner "${t} - 5")
+  set(budget ${NGCC_CT_BUDGET})
+  if(timeout_ct)
+    set(budget ${inner}) # an explicit ct timeout: run whatever the prediction
+  endif()
+  if(NOT ct_public)
+    set(ct_public none)
+  endif()
+  if(NOT ct_public_sk)
+    set(ct_public_sk none)
+  endif()
+  set(name "ct/${id}/${key}")
+  add_test(NAME "${name}" COMMAND ngcc-ct --valgrind "${NGCC_VALGRIND}"
+    --suppressions "${PROJECT_SOURCE_DIR}/tests/ct/ct.supp"
+    --lib "${root}/libngcc_ct.so" --name "${id}/${key}"
+    --build-record "${records}/build-ct.json" --record-out "${records}/ct.json"
+    --log "${records}/ct.log" --timeout ${inner} --expect ${expect}
+    --public-randomness ${ct_public} --public-sk ${ct_public_sk}
+    --kat-record "${records}/kat.json" --slowdown ${NGCC_CT_SLOWDOWN} --budget-s ${budget})
+  set_tests_properties("${name}" PROPERTIES
+    SKIP_RETURN_CODE 77
+    LABELS "ct;${id};${key}"
+    FIXTURES_REQUIRED "ngcc.build.ct.${id}.${key}"
+    FIXTURES_SETUP "ngcc.ct.${id}.${key}"
+    TIMEOUT ${t})
+  if(TEST "kat/${id}/${key}") # its op_seconds predict the cost; a DEPENDS: a failed KAT must not skip ct
+    set_property(TEST "${name}" APPEND PROPERTY DEPENDS "kat/${id}/${key}")
+  endif()
+  if(expect_ct_detail)
+    add_test(NAME "selftest/ct/${id}/${key}" COMMAND ${CMAKE_COMMAND}
+      "-DRECORD=${records}/ct.json" "-DVERDICT=${expect}" "-DDETAIL=${expect_ct_detail}" "-DNAME=${id}/${key}"
+      -P "${PROJECT_SOURCE_DIR}/tests/ct/NgccCtSelftest.cmake")
+    set_tests_properties("selftest/ct/${id}/${key}" PROPERTIES
+      LABELS "selftest;ct;${id};${key}"
+      FIXTURES_REQUIRED "ngcc.ct.${id}.${key}"
+      TIMEOUT 60)
+  endif()
+endfunction()
+
+# selftest/ct/harness-error: the flow branching on sk itself (a harness bug on
+# purpose, --selftest-harness-leak) must be ERROR naming the harness site, not
+# LEAK (exit code via --expect ERROR; the detail asserted from the record by
+# selftest/ct/harness-error-detail). On fx-xkem/XKEM-128's ct library, when
+# that fixture is present; registered after the instances (DEFER).
+function(ngcc_add_ct_selftests)
+  if(NOT TEST "ct/fx-xkem/XKEM-128")
+    return()
+  endif()
+  set(r "${CMAKE_BINARY_DIR}/records/selftest-ct-harness")
+  set(name "selftest/ct/harness-error")
+  add_test(NAME "${name}" COMMAND ngcc-ct --valgrind "${NGCC_VALGRIND}"
+    --suppressions "${PROJECT_SOURCE_DIR}/tests/ct/ct.supp"
+    --lib "${CMAKE_BINARY_DIR}/instances/fx-xkem/XKEM-128/libngcc_ct.so" --name "fx-xkem/XKEM-128"
+    --build-record "${CMAKE_BINARY_DIR}/records/fx-xkem/XKEM-128/build-ct.json"
+    --record-out "${r}/ct.json" --log "${r}/ct.log" --timeout 120 --expect ERROR --selftest-harness-leak)
+  set_tests_properties("${name}" PROPERTIES
+    LABELS "selftest;ct"
+    FIXTURES_REQUIRED "ngcc.build.ct.fx-xkem.XKEM-128"
+    FIXTURES_SETUP "ngcc.ct.selftest-harness"
+    ENVIRONMENT "NGCC_SCRATCH_DIR=${CMAKE_BINARY_DIR}/scratch/${name}"
+    TIMEOUT 150)
+  add_test(NAME "${name}-detail" COMMAND ${CMAKE_COMMAND}
+    "-DRECORD=${r}/ct.json" -DVERDICT=ERROR "-DNAME=harness-error"
+    "-DDETAIL=^harness.bug:.[0-9]+.secret-dependent.use.s..outside.the.instance:.branch.on.sk.in.kem_record.[(]ct_flow.c:[0-9]+[)]"
+    -P "${PROJECT_SOURCE_DIR}/tests/ct/NgccCtSelftest.cmake")
+  set_tests_properties("${name}-detail" PROPERTIES
+    LABELS "selftest;ct" FIXTURES_REQUIRED "ngcc.ct.selftest-harness" TIMEOUT 60)
+endfunction()
+cmake_language(DEFER CALL ngcc_add_ct_selftests)
