@@ -18,8 +18,8 @@ typedef struct {
 } sec_child_opts;
 
 typedef struct {
-    sec_status status;    /* PASS: the work finished; else FAIL (sanitizer report), CRASH, TIMEOUT */
-    ngcc_verdict verdict; /* FAIL: from the report */
+    ngcc_verdict verdict; /* PASS: the work finished; else CRASH, TIMEOUT or the sanitizer
+                           * report's verdict (OVERFLOW, UNDEFINED, ...) */
     char detail[SEC_DETAIL];
     sec_memerr memerr; /* the sanitizer's report, if any */
     double seconds;
