@@ -43,5 +43,6 @@ void sec_kem_wrong_secret_key(sec_job *j);
 void sec_kem_rejection_quality(sec_job *j);
 void sec_kem_determinism(sec_job *j);
 void sec_seed_dependence(sec_job *j); /* SIG and KEM (sec_seed.c) */
+void sec_stale_state(sec_job *j);     /* SIG and KEM (sec_stale.c) */
 
 #endif

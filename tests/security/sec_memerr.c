@@ -267,6 +267,12 @@ static void vg_summary(const char *head, sec_memerr *e)
     snprintf(e->summary, sizeof e->summary, "valgrind: %.*s%s%s%s%s%s", line_len(t), t, frame[0] ? " in " : "", frame,
              extra, origin[0] ? " in " : "", origin);
     e->verdict = vg_verdict(t);
+    /* an invalid access in the first page is a null-pointer dereference: the
+     * plain run's SIGSEGV (as UBSan's null load/store), not an overflow */
+    unsigned long long addr;
+    if (e->verdict == NGCC_OVERFLOW && !strncmp(t, "Invalid ", 8) && sscanf(extra, "; Address %llx ", &addr) == 1 &&
+        addr < 4096)
+        e->verdict = NGCC_CRASH;
 }
 
 int sec_memerr_valgrind(const char *log_path, sec_memerr *e)
@@ -278,6 +284,8 @@ int sec_memerr_valgrind(const char *log_path, sec_memerr *e)
         return -1;
     for (const char *p = text; p; p = next_line(p)) {
         const char *t = vg_text(p);
+        if (!strncmp(p, "#CASE ", 6))
+            snprintf(e->context, sizeof e->context, "%.*s", line_len(p + 6), p + 6);
         if (!t || !vg_is_headline(t))
             continue;
         const char *end = next_line(p);
