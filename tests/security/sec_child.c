@@ -69,6 +69,7 @@ void sec_child_run(int (*fn)(void *, int), void *arg, sec_result *res, const sec
     ngcc_child_wait(pid, 0, &cr);
     end->seconds = ngcc_now() - t0;
     end->memlimit = cr.memlimit;
+    end->alloc_fail_bytes = cr.alloc_fail_bytes;
     end->mem_limit_mb = cr.mem_limit_mb;
     snprintf(end->sandbox, sizeof end->sandbox, "%s", cr.sandbox);
     ngcc_child_memlimit_detail(&cr, end->memlimit_detail, sizeof end->memlimit_detail);

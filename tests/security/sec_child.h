@@ -27,9 +27,14 @@ typedef struct {
      * limit, so any failure of this child's work counts as MEMLIMIT */
     int memlimit;
     char memlimit_detail[300];
-    char sandbox[256];          /* the isolation the child got (ngcc_child.h) */
-    unsigned long mem_limit_mb; /* the address-space limit it ran under */
+    unsigned long long alloc_fail_bytes; /* the largest failed allocation request */
+    char sandbox[256];                   /* the isolation the child got (ngcc_child.h) */
+    unsigned long mem_limit_mb;          /* the address-space limit it ran under */
 } sec_end;
+
+/* a failed allocation at least this large was no instance's real need: the
+ * input that caused it failed, not the memory limit (malformed_input) */
+#define SEC_ABSURD_ALLOC (1ULL << 40)
 
 /* fn(arg, -1) runs in the child (sandboxed by ngcc_child_start) and must set
  * res->finished when done */

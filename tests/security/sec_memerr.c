@@ -169,6 +169,14 @@ int sec_memerr_sanitizer(const char *log_path, sec_memerr *e)
     char *text = ngcc_read_file(log_path, &len);
     if (!text)
         return -1;
+    int found = sec_memerr_sanitizer_text(text, e);
+    free(text);
+    return found;
+}
+
+int sec_memerr_sanitizer_text(const char *text, sec_memerr *e)
+{
+    memset(e, 0, sizeof *e);
     for (const char *p = text; p; p = next_line(p)) {
         int asan = in_line(p, "ERROR: AddressSanitizer: ") != NULL;
         int ubsan = !asan && in_line(p, ": runtime error: ") != NULL;
@@ -183,7 +191,6 @@ int sec_memerr_sanitizer(const char *log_path, sec_memerr *e)
         e->report = copy_lines(start, end);
         break;
     }
-    free(text);
     return e->found;
 }
 

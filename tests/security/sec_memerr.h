@@ -29,6 +29,8 @@ typedef struct {
 
 /* 1 if the log holds a sanitizer report, 0 if not, -1 if it cannot be read */
 int sec_memerr_sanitizer(const char *log_path, sec_memerr *e);
+/* the same on a log's text (1 or 0) */
+int sec_memerr_sanitizer_text(const char *text, sec_memerr *e);
 /* 1 if the valgrind log holds an error, 0 if not, -1 if it cannot be read */
 int sec_memerr_valgrind(const char *log_path, sec_memerr *e);
 void sec_memerr_free(sec_memerr *e);

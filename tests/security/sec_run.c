@@ -60,6 +60,14 @@ static void apply_memlimit(sec_outcome *o, const sec_end *end)
 {
     if (!end->memlimit || !o->problems)
         return;
+    if (end->alloc_fail_bytes >= SEC_ABSURD_ALLOC) { /* no instance needs it: the input's failure */
+        size_t l = strlen(o->detail);
+        if (!strstr(o->detail, "absurd allocation"))
+            snprintf(o->detail + l, sizeof o->detail - l,
+                     " (an allocation of %llu bytes failed: an absurd size, not the memory limit's doing)",
+                     end->alloc_fail_bytes);
+        return;
+    }
     char was[sizeof o->detail];
     snprintf(was, sizeof was, "%s", o->detail);
     snprintf(o->detail, sizeof o->detail, "%s (it then looked like %s: %.400s)", end->memlimit_detail,
