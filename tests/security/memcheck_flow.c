@@ -14,6 +14,94 @@ static void step(const char *call, int rc)
     fflush(stdout);
 }
 
+/* One case of every negative class after the honest record, each named by
+ * a "#CASE" line before its call, so that an error valgrind reports on a
+ * reject path is named with its case (sec_memerr context). */
+static void negative_case(const char *cls, const char *what)
+{
+    printf("#CASE %s: %s\n", cls, what);
+    fflush(stdout);
+}
+
+enum { NEG_MODIFIED, NEG_KEY, NEG_EMPTY, NEG_TRUNCATED, NEG_EXTENDED, NEG_ZERO, NEG_FF, NEG_MESSAGE, NEG_CLASSES };
+
+static const char *const neg_class[NEG_CLASSES] = {"modified_%s",           "wrong_%s_key",    "truncated_%s (empty)",
+                                                   "truncated_%s",          "extended_%s",     "zero_ff_%s (all-0x00)",
+                                                   "zero_ff_%s (all-0xFF)", "modified_message"};
+
+/* input in (len bytes, room for len + 1) and key made into class k's case;
+ * returns the length to pass */
+static ull negative_input(int k, unsigned char *in, ull len, unsigned char *key)
+{
+    switch (k) {
+    case NEG_MODIFIED:
+        in[0] ^= 0x80;
+        return len;
+    case NEG_KEY:
+        key[0] ^= 0x80;
+        return len;
+    case NEG_EMPTY:
+        return 0;
+    case NEG_TRUNCATED:
+        return len ? len - 1 : 0;
+    case NEG_EXTENDED:
+        in[len] = 0;
+        return len + 1;
+    case NEG_ZERO:
+    case NEG_FF:
+        memset(in, k == NEG_ZERO ? 0x00 : 0xFF, (size_t)len);
+        return len;
+    }
+    return len;
+}
+
+static void sig_negatives(const unsigned char *pk, ull pk_len, const unsigned char *sn, ull sn_len,
+                          const unsigned char *m, ull mlen)
+{
+    unsigned char *in = malloc(sn_len + 1), *key = malloc(pk_len + 1), *msg = malloc(mlen + 1);
+    for (int k = 0; k < NEG_CLASSES; k++) {
+        char cls[64], what[160];
+        memcpy(in, sn, (size_t)sn_len);
+        memcpy(key, pk, (size_t)pk_len);
+        memcpy(msg, m, (size_t)mlen);
+        ull n = negative_input(k, in, sn_len, key), ml = mlen;
+        if (k == NEG_MESSAGE && ml)
+            msg[0] ^= 0x80;
+        else if (k == NEG_MESSAGE)
+            msg[0] = 0, ml = 1;
+        snprintf(cls, sizeof cls, neg_class[k], k == NEG_KEY ? "public" : "signature");
+        snprintf(what, sizeof what, "the memcheck record, %s (sn_len %llu)", cls, n);
+        negative_case(cls, what);
+        int rc = sec_verify(what, key, pk_len, in, n, msg, ml);
+        printf("#STEP sig_verify[%s] %d\n", cls, rc);
+        fflush(stdout);
+    }
+    free(in);
+    free(key);
+    free(msg);
+}
+
+static void kem_negatives(const sec_claims *c, const unsigned char *sk, ull sk_len, const unsigned char *ct, ull ct_len)
+{
+    unsigned char *in = malloc(ct_len + 1), *key = malloc(sk_len + 1), *ss = malloc(c->ss + 1);
+    for (int k = 0; k < NEG_MESSAGE; k++) {
+        char cls[64], what[160];
+        ull ss_len;
+        memcpy(in, ct, (size_t)ct_len);
+        memcpy(key, sk, (size_t)sk_len);
+        ull n = negative_input(k, in, ct_len, key);
+        snprintf(cls, sizeof cls, neg_class[k], k == NEG_KEY ? "secret" : "ciphertext");
+        snprintf(what, sizeof what, "the memcheck record, %s (ct_len %llu)", cls, n);
+        negative_case(cls, what);
+        int rc = sec_dec(what, key, sk_len, in, n, ss, &ss_len);
+        printf("#STEP kem_dec[%s] %d\n", cls, rc);
+        fflush(stdout);
+    }
+    free(in);
+    free(key);
+    free(ss);
+}
+
 static void sig_record(const sec_claims *c, const unsigned char *m, unsigned long long mlen)
 {
     unsigned char *pk = malloc(c->pk + 1), *sk = malloc(c->sk + 1), *sn = malloc(c->sig + 1);
@@ -24,8 +112,10 @@ static void sig_record(const sec_claims *c, const unsigned char *m, unsigned lon
         rc = sec_sign("the memcheck record", sk, sk_len, m, mlen, sn, &sn_len);
         step("sig_sign", rc);
     }
-    if (rc == 0)
+    if (rc == 0) {
         step("sig_verify", sec_verify("the memcheck record", pk, pk_len, sn, sn_len, m, mlen));
+        sig_negatives(pk, pk_len, sn, sn_len, m, mlen);
+    }
     free(pk);
     free(sk);
     free(sn);
@@ -47,6 +137,7 @@ static void kem_record(const sec_claims *c)
         step("kem_dec", rc);
         int same = rc == 0 && ss_len == ss1_len && memcmp(ss, ss1, (size_t)ss_len) == 0;
         printf("#STEP shared_secret %s\n", same ? "same" : "differs");
+        kem_negatives(c, sk, sk_len, ct, ct_len);
     }
     free(pk);
     free(sk);

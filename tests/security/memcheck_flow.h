@@ -1,8 +1,11 @@
 /* ngcc-memcheck: the program valgrind runs. One KAT record of the instance,
  * exactly as the official driver makes it (seed, keygen, sign and verify, or
  * keygen, enc and dec), with every buffer allocated at its exact size so
- * memcheck sees any access past it. Prints "#META key value", "#STEP call rc"
- * and "#LOADFAIL reason" lines on stdout. */
+ * memcheck sees any access past it; then one case of every negative class of
+ * verify (SIG) or dec (KEM), each announced by a "#CASE class: what" line.
+ * Prints "#META key value", "#STEP call rc" and "#LOADFAIL reason" lines on
+ * stdout. */
+#define MEMCHECK_NEGATIVE_CASES 8 /* verify calls after the record's (dec: 7) */
 #ifndef MEMCHECK_FLOW_H
 #define MEMCHECK_FLOW_H
 

@@ -1,5 +1,6 @@
 /* ngcc-memcheck: the memcheck test of one instance (CTest label "memcheck").
- * Runs one KAT record of the instance (memcheck_flow.c, in this same
+ * Runs one KAT record of the instance and one case of every negative class
+ * of verify/dec (memcheck_flow.c, in this same
  * executable with --run) under valgrind memcheck with --error-exitcode,
  * --track-origins=yes and the reviewed suppression file, then turns the
  * first error valgrind reports into the verdict (sec_memerr.h), writes
@@ -217,7 +218,11 @@ static void judge(void)
         snprintf(M.f.detail, sizeof M.f.detail, "cannot load the instance library: %s", M.loadfail);
     } else if (M.err.found) {
         M.f.verdict = M.err.verdict;
-        snprintf(M.f.detail, sizeof M.f.detail, "%s [%ld error(s)]", M.err.summary, M.errors);
+        if (M.err.context[0]) /* on a reject path: named with its negative case */
+            snprintf(M.f.detail, sizeof M.f.detail, "%s [%ld error(s)]; in the negative case %s", M.err.summary,
+                     M.errors, M.err.context);
+        else
+            snprintf(M.f.detail, sizeof M.f.detail, "%s [%ld error(s)]", M.err.summary, M.errors);
     } else if (M.child.end == NGCC_CHILD_SIGNALED || (M.child.end == NGCC_CHILD_EXITED && M.child.code >= 128)) {
         M.f.verdict = NGCC_CRASH;
         snprintf(M.f.detail, sizeof M.f.detail, "the run ended by a signal (code %d) after step %s; see %s",
@@ -236,7 +241,8 @@ static void judge(void)
                  M.child.code, at);
     } else {
         M.f.verdict = NGCC_PASS;
-        snprintf(M.f.detail, sizeof M.f.detail, "no memory error in KAT record %d (%ld suppressed)", M.record,
+        snprintf(M.f.detail, sizeof M.f.detail,
+                 "no memory error in KAT record %d and its negative cases (one per class; %ld suppressed)", M.record,
                  M.suppressed);
     }
 }
@@ -261,7 +267,11 @@ static int predicted_too_slow(void)
     for (const cJSON *o = ops ? ops->child : NULL; o; o = o->next) {
         const cJSON *med = cJSON_GetObjectItem(o, "median");
         if (cJSON_IsNumber(med)) {
-            native += med->valuedouble;
+            /* verify/dec also runs once per negative class (memcheck_flow.h) */
+            int calls = o->string && (!strcmp(o->string, "verify") || !strcmp(o->string, "dec"))
+                            ? 1 + MEMCHECK_NEGATIVE_CASES
+                            : 1;
+            native += calls * med->valuedouble;
             n++;
         }
     }
@@ -272,8 +282,9 @@ static int predicted_too_slow(void)
     }
     double predicted = native * M.slowdown;
     snprintf(M.prediction, sizeof M.prediction,
-             "one KAT record takes ~%.3g s natively (%s op_seconds medians), ~%.3g s predicted under memcheck (x%g)",
-             native, M.kat_record, predicted, M.slowdown);
+             "one KAT record and its %d negative cases take ~%.3g s natively (%s op_seconds medians), ~%.3g s "
+             "predicted under memcheck (x%g)",
+             MEMCHECK_NEGATIVE_CASES, native, M.kat_record, predicted, M.slowdown);
     if (M.timeout <= 0 || predicted <= 0.8 * M.timeout)
         return 0;
     ngcc_frame_set(&M.f, NGCC_SKIP,

@@ -1,5 +1,6 @@
 #include "sec_call.h"
 
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@ static struct {
     sec_claims cl;
     unsigned tag; /* per buffer: guards and fill patterns differ from call to call */
     int pattern;  /* 0: per-call fills; 1, 2: the fixed patterns of sec_call_pattern */
+    int stale;    /* 0, or the stale_state fill of sec_call_stale */
 } S;
 
 /* one argument of a call: an input (must come back unchanged) or an output
@@ -91,6 +93,23 @@ unsigned char sec_call_pattern_byte(int which, ull i)
 {
     unsigned char b = sec_buf_fill_byte(0xF111u, (size_t)i);
     return which == 2 ? (unsigned char)~b : b; /* the two patterns differ in every byte */
+}
+
+void sec_call_stale(int which)
+{
+    S.stale = which;
+    /* M_PERTURB b: malloc fills new blocks with b ^ 0xFF, free fills with b */
+    mallopt(M_PERTURB, which == 1 ? 0xFF : which == 2 ? 0x5A : 0);
+}
+
+/* fills the stack the next call's frames will occupy; called right before
+ * the call, from the wrapper's frame, so nothing runs in between */
+static __attribute__((noinline)) void stale_stack(int which)
+{
+    volatile unsigned char pad[SEC_STALE_STACK];
+    unsigned char b = which == 1 ? 0x00 : 0xA5;
+    for (size_t i = 0; i < sizeof pad; i++)
+        pad[i] = b;
 }
 
 static void enter(const char *api, const char *what)
@@ -218,6 +237,8 @@ int sec_verify(const char *what, const unsigned char *pk, ull pk_len, const unsi
     input(&a[1], "sn", sn, sn_len);
     input(&a[2], "m", m, m_len);
     enter("sig_verify", what);
+    if (S.stale)
+        stale_stack(S.stale);
     int rc = S.in->sig.verify(a[0].b.g.p, pk_len, a[1].b.g.p, sn_len, a[2].b.g.p, m_len);
     after("sig_verify", what, a, 3);
     note_rc("sig_verify", what, rc);
@@ -249,6 +270,8 @@ int sec_dec(const char *what, const unsigned char *sk, ull sk_len, const unsigne
     input(&a[1], "ct", ct, ct_len);
     output(&a[2], "ss", S.cl.ss, ss_len);
     enter("kem_dec", what);
+    if (S.stale)
+        stale_stack(S.stale);
     int rc = S.in->kem.dec(a[0].b.g.p, sk_len, a[1].b.g.p, ct_len, a[2].b.g.p, ss_len);
     after("kem_dec", what, a, 3);
     note_rc("kem_dec", what, rc);

@@ -4,6 +4,7 @@
 #ifndef SEC_CHECK_H
 #define SEC_CHECK_H
 
+#include "sec_child.h"
 #include "sec_job.h"
 
 typedef struct sec_check {
@@ -43,5 +44,7 @@ void sec_kem_wrong_secret_key(sec_job *j);
 void sec_kem_rejection_quality(sec_job *j);
 void sec_kem_determinism(sec_job *j);
 void sec_seed_dependence(sec_job *j); /* SIG and KEM (sec_seed.c) */
+void sec_stale_state(sec_job *j);     /* SIG and KEM (sec_stale.c) */
+void sec_malformed_input(sec_job *j); /* SIG and KEM (sec_malformed.c) */
 
 #endif

@@ -19,6 +19,12 @@ static const sec_check sig_checks[] = {
     {"truncated_signature", sec_sig_truncated, NGCC_CRYPTOFAIL},
     {"extended_signature", sec_sig_extended, NGCC_MALLEABLE},
     {"zero_ff_signature", sec_sig_zero_ff, NGCC_CRYPTOFAIL},
+    /* one case per negative class under two stack/heap fill patterns, in
+     * separate children: a verdict that changes read uninitialised memory */
+    {"stale_state", sec_stale_state, NGCC_CRYPTOFAIL},
+    /* all-0x00/0xFF, lengths 0, 1, len-1, len+1, huge: a crash (or an absurd
+     * allocation it caused) is CRASH naming the input */
+    {"malformed_input", sec_malformed_input, NGCC_CRASH},
     {"buffer_safety", NULL, NGCC_OVERFLOW},
     {"claimed_lengths", NULL, NGCC_OVERFLOW},
     /* the same seed must give the same output: otherwise the KAT cannot be
@@ -39,6 +45,10 @@ static const sec_check kem_checks[] = {
     /* implicit rejection: outputs distinct per ciphertext, changed by the key,
      * no more or fewer bits of the honest secret than chance */
     {"rejection_quality", sec_kem_rejection_quality, NGCC_CRYPTOFAIL},
+    {"stale_state", sec_stale_state, NGCC_CRYPTOFAIL},
+    /* all-0x00/0xFF, lengths 0, 1, len-1, len+1, huge: a crash (or an absurd
+     * allocation it caused) is CRASH naming the input */
+    {"malformed_input", sec_malformed_input, NGCC_CRASH},
     {"buffer_safety", NULL, NGCC_OVERFLOW},
     {"claimed_lengths", NULL, NGCC_OVERFLOW},
     {"determinism", sec_kem_determinism, NGCC_MISMATCH},

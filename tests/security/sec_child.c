@@ -43,7 +43,7 @@ static int watch(pid_t pid, sec_result *res, const sec_child_opts *o)
 
 static void describe_end(const ngcc_child_result *cr, const sec_result *res, const char *where, sec_end *end)
 {
-    end->status = SEC_CRASH;
+    end->verdict = NGCC_CRASH;
     if (cr->end == NGCC_CHILD_SIGNALED)
         snprintf(end->detail, sizeof end->detail, "%s was killed by signal %d (%s)", where, cr->code,
                  strsignal(cr->code));
@@ -60,7 +60,7 @@ void sec_child_run(int (*fn)(void *, int), void *arg, sec_result *res, const sec
     double t0 = ngcc_now();
     pid_t pid = ngcc_child_start(fn, arg, &co, NULL);
     if (pid < 0) {
-        end->status = SEC_CRASH;
+        end->verdict = NGCC_CRASH;
         snprintf(end->detail, sizeof end->detail, "cannot start a child process: %s", strerror(errno));
         return;
     }
@@ -69,12 +69,13 @@ void sec_child_run(int (*fn)(void *, int), void *arg, sec_result *res, const sec
     ngcc_child_wait(pid, 0, &cr);
     end->seconds = ngcc_now() - t0;
     end->memlimit = cr.memlimit;
+    end->alloc_fail_bytes = cr.alloc_fail_bytes;
     end->mem_limit_mb = cr.mem_limit_mb;
     snprintf(end->sandbox, sizeof end->sandbox, "%s", cr.sandbox);
     ngcc_child_memlimit_detail(&cr, end->memlimit_detail, sizeof end->memlimit_detail);
     const char *where = res->where[0] ? res->where : "loading the library";
     if (why != ENDED) {
-        end->status = SEC_TIMEOUT;
+        end->verdict = NGCC_TIMEOUT;
         if (why == STALLED)
             snprintf(end->detail, sizeof end->detail, "%s did not return within %.0f s", where, o->call_timeout);
         else
@@ -82,13 +83,12 @@ void sec_child_run(int (*fn)(void *, int), void *arg, sec_result *res, const sec
         return;
     }
     if (res->finished && cr.end == NGCC_CHILD_EXITED && cr.code == 0) {
-        end->status = SEC_PASS;
+        end->verdict = NGCC_PASS;
         return;
     }
     if (o->sanitizer && o->log_path && sec_memerr_sanitizer(o->log_path, &end->memerr) == 1) {
         /* a report of a crash (SEGV) is the check's CRASH; undefined behaviour
          * (UNDEFINED) and bad accesses (OVERFLOW) fail the check as such */
-        end->status = end->memerr.verdict == NGCC_CRASH ? SEC_CRASH : SEC_FAIL;
         end->verdict = end->memerr.verdict;
         snprintf(end->detail, sizeof end->detail, "%.280s, during %.190s", end->memerr.summary, where);
         return;

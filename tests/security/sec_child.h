@@ -18,8 +18,8 @@ typedef struct {
 } sec_child_opts;
 
 typedef struct {
-    sec_status status;    /* PASS: the work finished; else FAIL (sanitizer report), CRASH, TIMEOUT */
-    ngcc_verdict verdict; /* FAIL: from the report */
+    ngcc_verdict verdict; /* PASS: the work finished; else CRASH, TIMEOUT or the sanitizer
+                           * report's verdict (OVERFLOW, UNDEFINED, ...) */
     char detail[SEC_DETAIL];
     sec_memerr memerr; /* the sanitizer's report, if any */
     double seconds;
@@ -27,9 +27,14 @@ typedef struct {
      * limit, so any failure of this child's work counts as MEMLIMIT */
     int memlimit;
     char memlimit_detail[300];
-    char sandbox[256];          /* the isolation the child got (ngcc_child.h) */
-    unsigned long mem_limit_mb; /* the address-space limit it ran under */
+    unsigned long long alloc_fail_bytes; /* the largest failed allocation request */
+    char sandbox[256];                   /* the isolation the child got (ngcc_child.h) */
+    unsigned long mem_limit_mb;          /* the address-space limit it ran under */
 } sec_end;
+
+/* a failed allocation at least this large was no instance's real need: the
+ * input that caused it failed, not the memory limit (malformed_input) */
+#define SEC_ABSURD_ALLOC (1ULL << 40)
 
 /* fn(arg, -1) runs in the child (sandboxed by ngcc_child_start) and must set
  * res->finished when done */

@@ -169,6 +169,14 @@ int sec_memerr_sanitizer(const char *log_path, sec_memerr *e)
     char *text = ngcc_read_file(log_path, &len);
     if (!text)
         return -1;
+    int found = sec_memerr_sanitizer_text(text, e);
+    free(text);
+    return found;
+}
+
+int sec_memerr_sanitizer_text(const char *text, sec_memerr *e)
+{
+    memset(e, 0, sizeof *e);
     for (const char *p = text; p; p = next_line(p)) {
         int asan = in_line(p, "ERROR: AddressSanitizer: ") != NULL;
         int ubsan = !asan && in_line(p, ": runtime error: ") != NULL;
@@ -183,7 +191,6 @@ int sec_memerr_sanitizer(const char *log_path, sec_memerr *e)
         e->report = copy_lines(start, end);
         break;
     }
-    free(text);
     return e->found;
 }
 
@@ -267,6 +274,12 @@ static void vg_summary(const char *head, sec_memerr *e)
     snprintf(e->summary, sizeof e->summary, "valgrind: %.*s%s%s%s%s%s", line_len(t), t, frame[0] ? " in " : "", frame,
              extra, origin[0] ? " in " : "", origin);
     e->verdict = vg_verdict(t);
+    /* an invalid access in the first page is a null-pointer dereference: the
+     * plain run's SIGSEGV (as UBSan's null load/store), not an overflow */
+    unsigned long long addr;
+    if (e->verdict == NGCC_OVERFLOW && !strncmp(t, "Invalid ", 8) && sscanf(extra, "; Address %llx ", &addr) == 1 &&
+        addr < 4096)
+        e->verdict = NGCC_CRASH;
 }
 
 int sec_memerr_valgrind(const char *log_path, sec_memerr *e)
@@ -278,6 +291,8 @@ int sec_memerr_valgrind(const char *log_path, sec_memerr *e)
         return -1;
     for (const char *p = text; p; p = next_line(p)) {
         const char *t = vg_text(p);
+        if (!strncmp(p, "#CASE ", 6))
+            snprintf(e->context, sizeof e->context, "%.*s", line_len(p + 6), p + 6);
         if (!t || !vg_is_headline(t))
             continue;
         const char *end = next_line(p);

@@ -67,21 +67,21 @@ static void add_checks(cJSON *r, const sec_state *s)
         const sec_outcome *o = &s->out[c];
         cJSON *j = cJSON_CreateObject();
         cJSON_AddStringToObject(j, "name", o->check->name);
-        cJSON_AddStringToObject(j, "verdict", sec_status_name(o->status));
+        cJSON_AddStringToObject(j, "verdict", sec_check_status(o->verdict, o->notrun));
         cJSON_AddStringToObject(j, "detail", o->detail);
-        if (o->status == SEC_FAIL)
+        if (!strcmp(sec_check_status(o->verdict, o->notrun), "FAIL"))
             cJSON_AddStringToObject(j, "fails_as", ngcc_verdict_name(o->verdict));
         cJSON_AddNumberToObject(j, "cases", (double)o->tried);
         cJSON_AddNumberToObject(j, "problems", (double)o->problems);
         cJSON_AddNumberToObject(j, "seconds", o->seconds);
         cJSON_AddItemToArray(a, j);
-        if (o->status == SEC_FINDING)
+        if (o->verdict == NGCC_FINDING)
             cJSON_AddItemToArray(findings, cJSON_CreateString(o->detail));
         if (!strcmp(o->check->name, "modified_ciphertext") && o->tried) {
             cJSON *b = cJSON_AddObjectToObject(r, "modified_ciphertext_behaviour");
             cJSON_AddNumberToObject(b, "implicit_rejection", (double)o->implicit_rejections);
             cJSON_AddNumberToObject(b, "error_return", (double)o->error_returns);
-            cJSON_AddNumberToObject(b, "honest_secret", (double)(o->status == SEC_FAIL ? o->problems : 0));
+            cJSON_AddNumberToObject(b, "honest_secret", (double)(!ngcc_verdict_passing(o->verdict) ? o->problems : 0));
         }
     }
 }

@@ -5,10 +5,20 @@
 #include <string.h>
 #include <sys/mman.h>
 
-const char *sec_status_name(sec_status s)
+const char *sec_check_status(ngcc_verdict v, int notrun)
 {
-    static const char *const names[] = {"PASS", "FAIL", "FINDING", "CRASH", "TIMEOUT", "NOTRUN"};
-    return (s >= SEC_PASS && s <= SEC_NOTRUN) ? names[s] : "NOTRUN";
+    if (notrun)
+        return "NOTRUN";
+    switch (v) {
+    case NGCC_FINDING:
+        return "FINDING";
+    case NGCC_CRASH:
+        return "CRASH";
+    case NGCC_TIMEOUT:
+        return "TIMEOUT";
+    default:
+        return ngcc_verdict_passing(v) ? "PASS" : "FAIL";
+    }
 }
 
 void sec_issue_add(sec_issue *i, const char *fmt, ...)

@@ -9,10 +9,6 @@
 #define SEC_DETAIL 480
 #define SEC_RC_SLOTS 16
 
-/* Per-check outcome. FINDING is reported but does not fail the test;
- * NOTRUN means the check had nothing to work on (never counted as a pass). */
-typedef enum { SEC_PASS, SEC_FAIL, SEC_FINDING, SEC_CRASH, SEC_TIMEOUT, SEC_NOTRUN } sec_status;
-
 /* the first problem of one kind and how many there were */
 typedef struct {
     unsigned long count;
@@ -57,7 +53,12 @@ typedef struct {
     double op_seconds[3];
 } sec_result;
 
-const char *sec_status_name(sec_status s);
+/* A check's outcome is an ngcc_verdict (NGCC_PASS, NGCC_FINDING: reported,
+ * passing; any failing verdict) plus a flag for a check that had nothing to
+ * work on (never counted as a pass). Its name in records and expectations:
+ * "PASS", "FINDING", "CRASH", "TIMEOUT", "NOTRUN", or "FAIL" for the other
+ * failing verdicts (the record's "fails_as" names which). */
+const char *sec_check_status(ngcc_verdict v, int notrun);
 /* counts one problem, keeping the text of the first */
 void sec_issue_add(sec_issue *i, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* adds b's counts to a, keeping a's first text if it has one */

@@ -30,32 +30,28 @@ int sec_verdict_rank(ngcc_verdict v)
     }
 }
 
-static int problem_rank(sec_status st, ngcc_verdict v)
+/* a failing verdict's rank; -1 for the passing ones (PASS, FINDING) */
+static int problem_rank(ngcc_verdict v)
 {
-    return st == SEC_FAIL      ? sec_verdict_rank(v)
-           : st == SEC_CRASH   ? sec_verdict_rank(NGCC_CRASH)
-           : st == SEC_TIMEOUT ? sec_verdict_rank(NGCC_TIMEOUT)
-                               : -1;
+    return ngcc_verdict_passing(v) ? -1 : sec_verdict_rank(v);
 }
 
-void sec_outcome_add(sec_outcome *o, sec_status st, ngcc_verdict v, const char *detail)
+void sec_outcome_add(sec_outcome *o, ngcc_verdict v, const char *detail)
 {
-    int r = problem_rank(st, v);
+    int r = problem_rank(v);
     if (r < 0)
         return;
-    if (o->problems++ == 0 || r > problem_rank(o->status, o->verdict)) {
-        o->status = st;
+    o->notrun = 0; /* a problem found is never "not run" */
+    if (o->problems++ == 0 || r > problem_rank(o->verdict)) {
         o->verdict = v;
         snprintf(o->detail, sizeof o->detail, "%s", detail);
     }
 }
 
+/* the outcome's failing verdict, or PASS (a FINDING passes) */
 static ngcc_verdict outcome_verdict(const sec_outcome *o)
 {
-    return o->status == SEC_FAIL      ? o->verdict
-           : o->status == SEC_CRASH   ? NGCC_CRASH
-           : o->status == SEC_TIMEOUT ? NGCC_TIMEOUT
-                                      : NGCC_PASS;
+    return ngcc_verdict_passing(o->verdict) ? NGCC_PASS : o->verdict;
 }
 
 /* The MEMLIMIT rule of ngcc_child.h: a problem of a child in which an
@@ -64,11 +60,18 @@ static void apply_memlimit(sec_outcome *o, const sec_end *end)
 {
     if (!end->memlimit || !o->problems)
         return;
+    if (end->alloc_fail_bytes >= SEC_ABSURD_ALLOC) { /* no instance needs it: the input's failure */
+        size_t l = strlen(o->detail);
+        if (!strstr(o->detail, "absurd allocation"))
+            snprintf(o->detail + l, sizeof o->detail - l,
+                     " (an allocation of %llu bytes failed: an absurd size, not the memory limit's doing)",
+                     end->alloc_fail_bytes);
+        return;
+    }
     char was[sizeof o->detail];
     snprintf(was, sizeof was, "%s", o->detail);
     snprintf(o->detail, sizeof o->detail, "%s (it then looked like %s: %.400s)", end->memlimit_detail,
              ngcc_verdict_name(outcome_verdict(o)), was);
-    o->status = SEC_FAIL;
     o->verdict = NGCC_MEMLIMIT;
 }
 
@@ -157,8 +160,8 @@ int sec_run_probe(sec_state *s)
     s->mem_limit_mb = end.mem_limit_mb;
     munmap(p, sizeof *p);
     sec_result_unmap(r);
-    if (end.status != SEC_PASS) {
-        s->verdict = end.status == SEC_TIMEOUT ? NGCC_TIMEOUT : NGCC_CRASH;
+    if (end.verdict != NGCC_PASS) {
+        s->verdict = end.verdict == NGCC_TIMEOUT ? NGCC_TIMEOUT : NGCC_CRASH;
         snprintf(s->detail, sizeof s->detail, "%s", end.detail);
         keep_report(s, &end);
         return -1;
@@ -182,13 +185,13 @@ static void record_making(sec_state *s, const sec_result *r, const sec_end *end)
 {
     sec_outcome run = {0};
     if (r->failure.count)
-        sec_outcome_add(&run, SEC_FAIL, NGCC_CRYPTOFAIL, r->failure.first);
-    sec_outcome_add(&run, end->status, end->verdict, end->detail);
+        sec_outcome_add(&run, NGCC_CRYPTOFAIL, r->failure.first);
+    sec_outcome_add(&run, end->verdict, end->detail);
     apply_memlimit(&run, end);
     if (!run.problems)
         return;
-    sec_outcome_add(&s->making, run.status, run.verdict, run.detail);
-    s->making.problems += r->failure.count + (end->status != SEC_PASS) - 1; /* each one counts */
+    sec_outcome_add(&s->making, run.verdict, run.detail);
+    s->making.problems += r->failure.count + (end->verdict != NGCC_PASS) - 1; /* each one counts */
 }
 
 /* one child making the items from job->start on. Returns 1 if it got to the
@@ -207,11 +210,11 @@ static int make_from(sec_state *s, sec_job *job, int *failed_at, int *stuck)
     merge_observations(&s->obs, r);
     record_making(s, r, &end);
     *failed_at = r->step;
-    *stuck = end.status != SEC_PASS && r->progress == 0;
+    *stuck = end.verdict != NGCC_PASS && r->progress == 0;
     memcpy(s->first_op_seconds, r->op_seconds, sizeof s->first_op_seconds);
     sec_result_unmap(r);
     keep_report(s, &end);
-    return end.status == SEC_PASS;
+    return end.verdict == NGCC_PASS;
 }
 
 /* the budget's fallback: make the first item alone, timing its calls */
@@ -249,41 +252,41 @@ static void judge_run_check(sec_outcome *out, const sec_result *r, const sec_end
     out->tried = r->tried;
     out->implicit_rejections = r->implicit_rejections;
     out->error_returns = r->error_returns;
-    if (end->status != SEC_PASS)
-        sec_outcome_add(out, end->status, end->verdict, end->detail);
+    if (end->verdict != NGCC_PASS)
+        sec_outcome_add(out, end->verdict, end->detail);
     if (r->failure.count) {
         snprintf(text, sizeof text, "%s (%lu of %lu cases)", r->failure.first, r->failure.count, r->tried);
-        sec_outcome_add(out, SEC_FAIL, r->fail_verdict, text);
+        sec_outcome_add(out, r->fail_verdict, text);
         out->problems += r->failure.count - 1;
     }
     if (r->malleable.count && !claims_euf) {
-        if (out->problems && problem_rank(out->status, out->verdict) > sec_verdict_rank(NGCC_MALLEABLE)) {
+        if (out->problems && problem_rank(out->verdict) > sec_verdict_rank(NGCC_MALLEABLE)) {
             size_t l = strlen(out->detail); /* a forgery outranks it: named after it */
             snprintf(out->detail + l, sizeof out->detail - l, "; also MALLEABLE: %s", r->malleable.first);
             out->problems += r->malleable.count;
         } else {
-            sec_outcome_add(out, SEC_FAIL, NGCC_MALLEABLE, r->malleable.first); /* counts one */
+            sec_outcome_add(out, NGCC_MALLEABLE, r->malleable.first); /* counts one */
             out->problems += r->malleable.count - 1;
         }
     }
     if (out->problems)
         return;
     if (r->malleable.count) { /* "claims": "euf-cma": malleability is not a break of the claim */
-        out->status = SEC_FINDING;
+        out->verdict = NGCC_FINDING;
         snprintf(out->detail, sizeof out->detail, "%s (tolerated: \"claims\": \"euf-cma\"; SUF-CMA does not hold)",
                  r->malleable.first);
     } else if (r->finding.count) {
-        out->status = SEC_FINDING;
+        out->verdict = NGCC_FINDING;
         snprintf(out->detail, sizeof out->detail, "%s (%lu of %lu cases)", r->finding.first, r->finding.count,
                  r->tried);
     } else if (r->notrun || r->tried == 0) {
-        out->status = SEC_NOTRUN;
+        out->notrun = 1;
         snprintf(out->detail, sizeof out->detail, "%s",
                  r->notrun ? r->note
                            : "nothing to check: no usable key or "
                              "signature/ciphertext was made");
     } else {
-        out->status = SEC_PASS;
+        out->verdict = NGCC_PASS;
         snprintf(out->detail, sizeof out->detail, "%s", r->note);
     }
 }
@@ -291,7 +294,7 @@ static void judge_run_check(sec_outcome *out, const sec_result *r, const sec_end
 static void run_check(sec_state *s, sec_outcome *out)
 {
     if (ngcc_now() > s->deadline) {
-        out->status = SEC_TIMEOUT;
+        out->verdict = NGCC_TIMEOUT;
         snprintf(out->detail, sizeof out->detail, "not run: the test's time budget ran out before it");
         return;
     }
@@ -316,16 +319,15 @@ static void judge_unwritten(const sec_state *s, sec_outcome *out)
     const sec_result *a = &s->obs;
     out->tried = a->unwritten_checked;
     if (a->unwritten_checked == 0) {
-        out->status = SEC_NOTRUN;
+        out->notrun = 1;
         snprintf(out->detail, sizeof out->detail, "record 0's two pattern runs (determinism) could not be made");
     } else if (a->unwritten.count) {
-        out->status = SEC_FAIL;
         out->verdict = out->check->fail_verdict;
         out->problems = a->unwritten.count;
         snprintf(out->detail, sizeof out->detail, "%s (%lu of %lu outputs)", a->unwritten.first, a->unwritten.count,
                  a->unwritten_checked);
     } else {
-        out->status = SEC_PASS;
+        out->verdict = NGCC_PASS;
         snprintf(out->detail, sizeof out->detail,
                  "%lu outputs of record 0, called twice with two fill patterns: every byte inside the returned "
                  "lengths written",
@@ -348,23 +350,22 @@ static void judge_observed(sec_state *s, sec_outcome *out)
     char codes[300];
     out->tried = a->calls_checked;
     if (a->calls_checked == 0 || (i == &a->odd_rc && a->rc.n == 0 && !a->rc.other)) {
-        out->status = SEC_NOTRUN;
+        out->notrun = 1;
         snprintf(out->detail, sizeof out->detail, "no call of the instance%s returned",
                  i != &a->odd_rc   ? ""
                  : s->probe.is_kem ? " to kem_dec"
                                    : " to sig_verify");
     } else if (i->count) {
-        out->status = i == &a->odd_rc ? SEC_FINDING : SEC_FAIL;
-        out->verdict = out->check->fail_verdict;
+        out->verdict = i == &a->odd_rc ? NGCC_FINDING : out->check->fail_verdict;
         out->problems = i->count;
         snprintf(out->detail, sizeof out->detail, "%s (%lu of %lu calls)", i->first, i->count, a->calls_checked);
     } else if (i == &a->odd_rc) {
         sec_rc_format(&a->rc, codes, sizeof codes);
-        out->status = SEC_PASS;
+        out->verdict = NGCC_PASS;
         snprintf(out->detail, sizeof out->detail, "%s return codes: %s", s->probe.is_kem ? "kem_dec" : "sig_verify",
                  codes);
     } else {
-        out->status = SEC_PASS;
+        out->verdict = NGCC_PASS;
         snprintf(out->detail, sizeof out->detail, "%lu calls: %s", a->calls_checked,
                  i == &a->buffer ? (s->opt.sanitizer ? "inputs unchanged, nothing written past returned lengths "
                                                        "(out-of-bounds writes: AddressSanitizer)"
@@ -385,7 +386,7 @@ void sec_run_checks(sec_state *s)
     /* the honest check also answers for the keys and signatures that could not be made */
     if (s->making.problems) {
         sec_outcome *h = &s->out[0];
-        sec_outcome_add(h, s->making.status, s->making.verdict, s->making.detail);
+        sec_outcome_add(h, s->making.verdict, s->making.detail);
         h->problems += s->making.problems - 1;
     }
 }
@@ -405,7 +406,7 @@ static void name_always_accept(sec_state *s)
         for (int c = 0; c < s->nchecks; c++)
             if (!strcmp(s->out[c].check->name, forge[f]))
                 o = &s->out[c];
-        if (!o || o->status != SEC_FAIL || o->tried == 0 || o->problems < o->tried)
+        if (!o || ngcc_verdict_passing(o->verdict) || o->tried == 0 || o->problems < o->tried)
             return;
         accepted += o->tried;
     }
@@ -426,10 +427,10 @@ void sec_judge(sec_state *s)
     for (int c = 0; c < s->nchecks; c++) {
         ngcc_verdict v = outcome_verdict(&s->out[c]);
         failed += v != NGCC_PASS;
-        findings += s->out[c].status == SEC_FINDING;
+        findings += s->out[c].verdict == NGCC_FINDING;
         if (v != NGCC_PASS && (worst < 0 || sec_verdict_rank(v) > sec_verdict_rank(outcome_verdict(&s->out[worst]))))
             worst = c;
-        if (s->out[c].status == SEC_NOTRUN && notrun < 0)
+        if (s->out[c].notrun && notrun < 0)
             notrun = c;
     }
     if (worst >= 0) {

@@ -22,8 +22,8 @@ typedef struct {
 /* the final outcome of one check */
 typedef struct {
     const sec_check *check;
-    sec_status status;
-    ngcc_verdict verdict; /* of a FAIL */
+    ngcc_verdict verdict; /* PASS, FINDING or the failing verdict (sec_check_status) */
+    int notrun;           /* nothing to work on: never a pass */
     char detail[2 * SEC_DETAIL];
     unsigned long tried, problems;
     unsigned long implicit_rejections, error_returns; /* KEM modified_ciphertext */
@@ -70,6 +70,6 @@ void sec_judge(sec_state *s);
  * many, while an accepted forgery condemns the instance whatever else failed. */
 int sec_verdict_rank(ngcc_verdict v);
 /* keeps the worse of the outcome's problem and this one; counts problems */
-void sec_outcome_add(sec_outcome *o, sec_status st, ngcc_verdict v, const char *detail);
+void sec_outcome_add(sec_outcome *o, ngcc_verdict v, const char *detail);
 
 #endif

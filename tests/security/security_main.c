@@ -160,25 +160,20 @@ static void print_checks(void)
     if (S.report.found && S.report.report)
         printf("---- first sanitizer report ----\n%s---- end of sanitizer report ----\n", S.report.report);
     for (int c = 0; c < S.nchecks; c++)
-        printf("ngcc: %s check %s: %s: %s\n", S.kind, S.out[c].check->name, sec_status_name(S.out[c].status),
-               S.out[c].detail);
+        printf("ngcc: %s check %s: %s: %s\n", S.kind, S.out[c].check->name,
+               sec_check_status(S.out[c].verdict, S.out[c].notrun), S.out[c].detail);
 }
 
 static void case_check(void **state)
 {
     const sec_outcome *o = *state;
-    switch (o->status) {
-    case SEC_PASS:
-        return;
-    case SEC_FINDING:
-        print_message("finding: %s\n", o->detail);
-        return;
-    case SEC_NOTRUN:
+    if (o->notrun) {
         print_message("not run: %s\n", o->detail);
         skip();
-        return;
-    default:
-        fail_msg("%s: %s", sec_status_name(o->status), o->detail);
+    } else if (o->verdict == NGCC_FINDING) {
+        print_message("finding: %s\n", o->detail);
+    } else if (!ngcc_verdict_passing(o->verdict)) {
+        fail_msg("%s: %s", ngcc_verdict_name(o->verdict), o->detail);
     }
 }
 

@@ -13,9 +13,10 @@ const char *rec_verdict(const rp_record *r)
 int verdict_ok(const char *v)
 {
     /* RECORDED, NOBASELINE: passing, nothing committed to gate against (prof; perf on a
-     * machine class without baselines); the tables note it */
+     * machine class without baselines); FINDING: reported, passing (a declared claim
+     * allows it); the tables note it */
     return v && (strcmp(v, "PASS") == 0 || strcmp(v, "BUILDOK") == 0 || strcmp(v, "RECORDED") == 0 ||
-                 strcmp(v, "NOBASELINE") == 0);
+                 strcmp(v, "NOBASELINE") == 0 || strcmp(v, "FINDING") == 0);
 }
 
 int note_malformed(rd_doc *d, const rp_record *r)
