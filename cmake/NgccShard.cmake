@@ -17,11 +17,15 @@
 #  - static proxy otherwise: the instance's source bytes and KAT record count.
 #
 # Tests that belong to no instance (unit tests, the suite's selftests, tree
-# errors) are on shard 1 only: CTestCustom.cmake's CTEST_CUSTOM_TESTS_IGNORE
-# hides them on the others (ctest -N, ctest and ctest -S honour it). system/info
+# errors) are on shard 1 only, unless they need the fixtures of instances of
+# one other shard (kat-template/*): then on that one. CTestCustom.cmake's
+# CTEST_CUSTOM_TESTS_IGNORE hides them on the others (ctest -N, ctest and
+# ctest -S honour it). system/info
 # is in every shard: each machine describes itself (its system_id is what
-# ngcc-report joins shards by). The choice is written to records/shard.json;
-# <build>/shard/cost.cmake holds the predicted costs the campaign's progress
+# ngcc-report joins shards by); so is prof/summary, the table of the records
+# folder it runs in (registered with the first instance having prof tests).
+# The choice is written to records/shard.json; <build>/shard/cost.cmake
+# holds the predicted costs the campaign's progress
 # lines use (also without shards).
 set(NGCC_SHARD "" CACHE STRING "K/N: register only shard K of N of the instances (empty: all)")
 set(NGCC_SHARD_HISTORY "" CACHE PATH
@@ -53,10 +57,13 @@ ngcc_shard_parse()
 function(ngcc_shard_utc text out)
   set(r "")
   if(text MATCHES "^([0-9][0-9][0-9][0-9])-([0-9][0-9])-([0-9][0-9])T([0-9][0-9]):([0-9][0-9]):([0-9][0-9])")
-    foreach(i 2 3 4 5 6)
-      string(REGEX REPLACE "^0" "" v${i} "${CMAKE_MATCH_${i}}")
-    endforeach()
     set(y ${CMAKE_MATCH_1})
+    foreach(i 2 3 4 5 6)
+      set(v${i} "${CMAKE_MATCH_${i}}")
+    endforeach()
+    foreach(i 2 3 4 5 6)
+      string(REGEX REPLACE "^0([0-9])" "\\1" v${i} "${v${i}}")
+    endforeach()
     if(v2 LESS_EQUAL 2)
       math(EXPR y "${y} - 1")
     endif()
@@ -79,10 +86,10 @@ function(ngcc_shard_ms num out)
   set(r 0)
   if(num MATCHES "^([0-9]+)(\\.([0-9]*))?([eE]([-+]?[0-9]+))?$")
     set(int ${CMAKE_MATCH_1})
+    set(e "${CMAKE_MATCH_5}")
     string(SUBSTRING "${CMAKE_MATCH_3}000" 0 3 frac)
     string(REGEX REPLACE "^0+([0-9])" "\\1" frac "${frac}")
     string(REGEX REPLACE "^0+([0-9])" "\\1" int "${int}")
-    set(e "${CMAKE_MATCH_5}")
     math(EXPR r "${int} * 1000 + ${frac}")
     if(e MATCHES "^-")
       set(r 0)
@@ -317,6 +324,12 @@ function(ngcc_shard_plan)
     set(shard_of_${g} ${best})
   endforeach()
   set(K ${NGCC_SHARD_K})
+  # "<id>.<key>" -> shard, for the tests of no instance that need an instance's fixtures
+  foreach(n IN LISTS all)
+    ngcc_iget(${n} id id)
+    ngcc_iget(${n} key key)
+    set_property(GLOBAL PROPERTY "NGCC_SHARD_AT_${id}.${key}" ${shard_of_${grp_${id}}})
+  endforeach()
   set(selected "")
   set(sel_json "")
   foreach(n IN LISTS all)
@@ -424,16 +437,48 @@ function(ngcc_shard_tests_below d out)
   set(${out} "${t}" PARENT_SCOPE)
 endfunction()
 
-# At the end of the top directory: on shards 2..N the tests of no instance are
-# ignored (CTestCustom.cmake); system/info stays everywhere.
+# The shard of a test of no instance: shard 1 for the suite's selftests; for
+# a campaign test (e.g. kat-template/<type>, which writes records of
+# fx-template) the one shard holding every instance whose build/KAT fixtures
+# it requires, else shard 1.
+function(ngcc_shard_of_test t out)
+  set(${out} 1 PARENT_SCOPE)
+  get_test_property("${t}" LABELS labels)
+  if("selftest" IN_LIST labels)
+    return() # the suite's selftests: shard 1 (their fixture lists depend on what is registered)
+  endif()
+  get_test_property("${t}" FIXTURES_REQUIRED fix)
+  set(shards "")
+  foreach(f IN LISTS fix)
+    if(f MATCHES "^ngcc\\.(build\\.[A-Za-z0-9_]+|kat|icount)\\.(.+)$")
+      get_property(s GLOBAL PROPERTY "NGCC_SHARD_AT_${CMAKE_MATCH_2}")
+      if(NOT "${s}" STREQUAL "")
+        list(APPEND shards ${s})
+      endif()
+    endif()
+  endforeach()
+  list(REMOVE_DUPLICATES shards)
+  list(LENGTH shards ns)
+  set(r 1)
+  if(ns EQUAL 1)
+    set(r ${shards})
+  endif()
+  set(${out} ${r} PARENT_SCOPE)
+endfunction()
+
+# At the end of the top directory: the tests of no instance are ignored
+# (CTestCustom.cmake) on every shard but theirs; system/info stays everywhere.
 function(ngcc_shard_finish)
   set(ignore "")
-  if(NGCC_SHARD_K GREATER 1)
+  if(NGCC_SHARD_N GREATER 1)
     get_property(mine GLOBAL PROPERTY NGCC_SHARD_INSTANCE_TESTS)
     ngcc_shard_tests_below("${CMAKE_SOURCE_DIR}" every)
     foreach(t IN LISTS every)
       if(NOT t IN_LIST mine AND NOT t STREQUAL "system/info")
-        list(APPEND ignore "${t}")
+        ngcc_shard_of_test("${t}" s)
+        if(NOT s EQUAL NGCC_SHARD_K)
+          list(APPEND ignore "${t}")
+        endif()
       endif()
     endforeach()
   endif()
@@ -446,7 +491,7 @@ function(ngcc_shard_finish)
   string(APPEND text ")\n")
   file(CONFIGURE OUTPUT "${CMAKE_BINARY_DIR}/CTestCustom.cmake" CONTENT "${text}")
   if(ni GREATER 0)
-    message(STATUS "ngcc: shard ${NGCC_SHARD}: ${ni} tests of no instance (unit tests, selftests) are left to shard 1")
+    message(STATUS "ngcc: shard ${NGCC_SHARD}: ${ni} tests of no instance (unit tests, selftests) are left to another shard")
   endif()
 endfunction()
 cmake_language(DEFER DIRECTORY ${CMAKE_SOURCE_DIR} CALL ngcc_shard_finish)
