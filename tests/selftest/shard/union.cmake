@@ -145,6 +145,15 @@ foreach(bad "0/3" "4/3" "x")
     NOT rc EQUAL 0 AND flat MATCHES "ngcc: NGCC_SHARD=${bad}[: ].*use e.g. -DNGCC_SHARD=")
 endforeach()
 
+# the campaign's -DSHARD: refused before anything is configured
+foreach(bad "0/3" "4/3" "x")
+  execute_process(COMMAND ${CMAKE_COMMAND} "-DSHARD=${bad}" "-DBUILD_DIR=${WORK}/bad-campaign"
+    -P "${SRC}/tools/ngcc-campaign.cmake" RESULT_VARIABLE rc OUTPUT_VARIABLE log ERROR_VARIABLE log)
+  string(REGEX REPLACE "[ \t\r\n]+" " " flat "${log}")
+  check("campaign -DSHARD=${bad} was accepted or gave no error naming it and the fix (rc ${rc})"
+    NOT rc EQUAL 0 AND flat MATCHES "ngcc-campaign: SHARD=${bad} is not K/N.*use e.g. -DSHARD=" AND NOT EXISTS "${WORK}/bad-campaign")
+endforeach()
+
 if(errors)
   message(FATAL_ERROR "ngcc: verdict selftest shard/union: FAIL\n${errors}")
 endif()
