@@ -9,6 +9,14 @@
 #         [-DNGCC_DASHBOARD_BUILD=<dir>] [-DNGCC_DASHBOARD_SOURCE=<dir>]
 #         [-DNGCC_DASHBOARD_SITE=<name>] [-DNGCC_DASHBOARD_BUILD_NAME=<name>]
 #         [-DNGCC_DASHBOARD_CONFIGURE_OPTIONS="-DNGCC_SUBMISSIONS=/path/a;-DX=Y"]
+#         [-DNGCC_DASHBOARD_SHARD=K/N] [-DNGCC_DASHBOARD_GROUP=<build group>]
+#
+# Shards: with NGCC_DASHBOARD_SHARD=K/N the build is configured with
+# NGCC_SHARD=K/N (that part of the instances, cmake/NgccShard.cmake) and
+# submitted as its own build "<build name>-shard-KofN" of the build group
+# NGCC_DASHBOARD_GROUP (default: the model's group), site = this machine, so the N
+# shards of one campaign appear side by side in one group of the dashboard,
+# with the same labels and measurements as an unsharded build.
 #
 # Default labels per model: Continuous runs kat;security (quick, on every
 # change), Nightly and Experimental run every label (perf included: timing
@@ -38,6 +46,17 @@ cmake_host_system_information(RESULT _host QUERY HOSTNAME)
 ngcc_default(NGCC_DASHBOARD_SITE "${_host}")
 ngcc_default(NGCC_DASHBOARD_BUILD_NAME "${CMAKE_SYSTEM_NAME}-${CMAKE_HOST_SYSTEM_PROCESSOR}-ngcc")
 ngcc_default(NGCC_DASHBOARD_SUBMIT ON)
+ngcc_default(NGCC_DASHBOARD_GROUP "${NGCC_DASHBOARD_MODEL}")
+if(DEFINED NGCC_DASHBOARD_SHARD AND NOT NGCC_DASHBOARD_SHARD STREQUAL "")
+  if(NOT NGCC_DASHBOARD_SHARD MATCHES "^([0-9]+)/([0-9]+)$" OR CMAKE_MATCH_1 LESS 1 OR CMAKE_MATCH_2 LESS 1
+     OR CMAKE_MATCH_1 GREATER CMAKE_MATCH_2)
+    message(FATAL_ERROR "ngcc-dashboard: NGCC_DASHBOARD_SHARD=${NGCC_DASHBOARD_SHARD} is not K/N with 1 <= K <= N; "
+      "use e.g. -DNGCC_DASHBOARD_SHARD=2/3")
+  endif()
+  string(APPEND NGCC_DASHBOARD_BUILD_NAME "-shard-${CMAKE_MATCH_1}of${CMAKE_MATCH_2}")
+else()
+  set(NGCC_DASHBOARD_SHARD "")
+endif()
 
 set(CTEST_SOURCE_DIRECTORY "${NGCC_DASHBOARD_SOURCE}")
 set(CTEST_BINARY_DIRECTORY "${NGCC_DASHBOARD_BUILD}")
@@ -61,10 +80,12 @@ elseif(DEFINED ENV{NGCC_CDASH_URL})
   set(CTEST_SUBMIT_URL "$ENV{NGCC_CDASH_URL}")
 endif()
 
-set(_opts -DCMAKE_BUILD_TYPE=RelWithDebInfo ${NGCC_DASHBOARD_CONFIGURE_OPTIONS})
+# NGCC_SHARD is always passed, so a reused build folder drops an earlier shard choice
+set(_opts -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DNGCC_SHARD=${NGCC_DASHBOARD_SHARD}" ${NGCC_DASHBOARD_CONFIGURE_OPTIONS})
 if(NGCC_DASHBOARD_COVERAGE)
   # coverage builds never feed perf thresholds: NgccCoverage disables the perf tests
-  set(_opts -DCMAKE_BUILD_TYPE=Debug -DNGCC_COVERAGE=ON ${NGCC_DASHBOARD_CONFIGURE_OPTIONS})
+  set(_opts -DCMAKE_BUILD_TYPE=Debug -DNGCC_COVERAGE=ON "-DNGCC_SHARD=${NGCC_DASHBOARD_SHARD}"
+    ${NGCC_DASHBOARD_CONFIGURE_OPTIONS})
   find_program(CTEST_COVERAGE_COMMAND gcov)
 endif()
 if(NGCC_DASHBOARD_MEMCHECK)
@@ -83,14 +104,20 @@ endif()
 if(NOT NGCC_DASHBOARD_LABELS)
   set(NGCC_DASHBOARD_LABELS "(all)")
 endif()
+set(_shard_text "")
+if(NGCC_DASHBOARD_SHARD)
+  set(_shard_text ", shard ${NGCC_DASHBOARD_SHARD} as build ${CTEST_BUILD_NAME} of group ${NGCC_DASHBOARD_GROUP}")
+endif()
 message("ngcc-dashboard: ${NGCC_DASHBOARD_MODEL} of ${CTEST_SOURCE_DIRECTORY} in ${CTEST_BINARY_DIRECTORY}, "
-  "labels: ${NGCC_DASHBOARD_LABELS}")
+  "labels: ${NGCC_DASHBOARD_LABELS}${_shard_text}")
 
-ctest_start(${NGCC_DASHBOARD_MODEL})
+ctest_start(${NGCC_DASHBOARD_MODEL} GROUP "${NGCC_DASHBOARD_GROUP}")
 ctest_configure(OPTIONS "${_opts}" RETURN_VALUE _rc)
 if(NOT _rc EQUAL 0)
   message("ngcc-dashboard: configure failed (rc ${_rc}); submitting what there is")
 else()
+  # CTestCustom.cmake: on shards 2..N the tests of no instance are left to shard 1
+  ctest_read_custom_files("${CTEST_BINARY_DIRECTORY}")
   ctest_build(RETURN_VALUE _rc NUMBER_ERRORS _nerr)
   ctest_test(${_include} PARALLEL_LEVEL 2 RETURN_VALUE _trc)
   if(NGCC_DASHBOARD_COVERAGE)

@@ -1,7 +1,10 @@
 /* ngcc-report: turns the JSON records of a campaign into the published
  * pages (Markdown and self-contained HTML): one page per candidate and
  * system, an index, and a comparison page when several systems are given.
- * The same records always give the same bytes: no clock is read here. */
+ * The same records always give the same bytes: no clock is read here.
+ * Several --records folders of one machine class (the shards of a campaign,
+ * NGCC_SHARD=K/N) are joined into one system: the pages are those of one
+ * folder holding all their records. */
 #define _GNU_SOURCE
 #include <getopt.h>
 #include <stdio.h>
@@ -14,10 +17,12 @@
 
 static void usage(void)
 {
-    fprintf(stderr, "usage: ngcc-report --records <build>/records [--records <other system's records> ...]\n"
+    fprintf(stderr, "usage: ngcc-report --records <build>/records [--records <other records folder> ...]\n"
                     "                   --out <folder> [--reference <system id>] [--strict]\n"
                     "  writes <out>/index.{md,html}, <out>/<system>/<candidate>.{md,html} and, with several\n"
-                    "  systems, <out>/compare.{md,html}; --strict exits 1 when a record is missing or malformed\n");
+                    "  systems, <out>/compare.{md,html}; --strict exits 1 when a record is missing or malformed\n"
+                    "  folders of one machine class (equal system_id: shards of a campaign) are joined into one\n"
+                    "  system; a record in two of them with different content is a conflict, shown as a gap\n");
 }
 
 /* writes <out>/<name>.md and .html; 0 or -1 (message on stderr) */
@@ -60,6 +65,37 @@ static int write_candidates(const char *out, const rp_campaign *c, int *pages)
         free(ss);
     }
     return rc;
+}
+
+/* one line per system joined from several folders (shards); a missing or
+ * repeated shard K of N is named on stderr (the pages show what there is) */
+static void report_join(const rp_system *s)
+{
+    if (s->nroots < 2 && s->nshards < 2)
+        return;
+    printf("ngcc-report: system %s joined from %zu records folders (shards:", s->id, s->nroots);
+    for (size_t i = 0; i < s->nshards; i++)
+        printf(" %s", s->shards[i]);
+    printf("%s)\n", s->nshards ? "" : " none recorded");
+    int n = 0;
+    for (size_t i = 0; i < s->nshards; i++) {
+        int k, m;
+        if (sscanf(s->shards[i], "%d/%d", &k, &m) == 2 && (n == 0 || m > n))
+            n = m;
+    }
+    for (int k = 1; k <= n && n < 10000; k++) {
+        char want[32];
+        snprintf(want, sizeof want, "%d/%d", k, n);
+        int seen = 0;
+        for (size_t i = 0; i < s->nshards; i++)
+            seen += strcmp(s->shards[i], want) == 0;
+        if (seen == 0)
+            fprintf(stderr, "ngcc-report: system %s: shard %s is missing; pass its records with another --records\n",
+                    s->id, want);
+        else if (seen > 1)
+            fprintf(stderr, "ngcc-report: system %s: shard %s given %d times; pass each shard's records once\n", s->id,
+                    want, seen);
+    }
 }
 
 static const rp_system *reference(const rp_campaign *c, const char *id)
@@ -108,6 +144,8 @@ int main(int argc, char **argv)
         return 2;
     }
     rp_finish(&c);
+    for (size_t i = 0; i < c.nsys; i++)
+        report_join(&c.sys[i]);
     int pages = 0;
     int rc = write_candidates(out, &c, &pages);
     rc |= write_page(out, "index", rpg_index(&c, c.nsys > 1), &pages);
@@ -116,7 +154,9 @@ int main(int argc, char **argv)
     if (rc == 0)
         printf("ngcc-report: %d pages (Markdown + HTML) from %zu system%s in %s; open %s/index.html%s\n", pages, c.nsys,
                c.nsys == 1 ? "" : "s", out, out,
-               c.gaps ? " (some records are missing or malformed: see the notes on the pages)" : "");
+               c.conflicts ? " (some records conflict between shards: see stderr and the notes on the pages)"
+               : c.gaps    ? " (some records are missing or malformed: see the notes on the pages)"
+                           : "");
     int gaps = c.gaps + bad_roots;
     rp_free(&c);
     if (rc != 0)

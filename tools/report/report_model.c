@@ -206,6 +206,27 @@ static int cmp_rec(const void *a, const void *b)
     return strcmp((*(rp_record *const *)a)->file, (*(rp_record *const *)b)->file);
 }
 
+/* records/shard.json (NgccShard.cmake): its "shard" ("K/N") is kept for the join's summary */
+static void load_shard(rp_system *s, const char *root)
+{
+    char *path;
+    if (asprintf(&path, "%s/shard.json", root) < 0)
+        exit(2);
+    size_t len = 0;
+    char *text = ngcc_read_file(path, &len);
+    cJSON *j = text ? cJSON_ParseWithLength(text, len) : NULL;
+    const cJSON *k = j ? cJSON_GetObjectItemCaseSensitive(j, "shard") : NULL;
+    if (cJSON_IsString(k) && k->valuestring[0]) {
+        s->shards = xrealloc(s->shards, (s->nshards + 1) * sizeof *s->shards);
+        s->shards[s->nshards++] = xstrdup(k->valuestring);
+    } else
+        fprintf(stderr, "ngcc-report: %s has no \"shard\": \"K/N\"; rerun the shard's configure (NGCC_SHARD=K/N)\n",
+                path);
+    cJSON_Delete(j);
+    free(text);
+    free(path);
+}
+
 int rp_load(rp_campaign *c, const char *root)
 {
     if (!is_dir(root)) {
@@ -219,9 +240,14 @@ int rp_load(rp_campaign *c, const char *root)
     rp_system *s = &c->sys[c->nsys++];
     memset(s, 0, sizeof *s);
     s->root = xstrdup(root);
+    s->nroots = 1;
     size_t n;
     char **top = list_dir(root, 0, &n);
     for (size_t i = 0; i < n; i++) {
+        if (strcmp(top[i], "shard.json") == 0) { /* which shard wrote this folder: not a record */
+            load_shard(s, root);
+            continue;
+        }
         rp_record *r = load_record(root, top[i], &c->gaps);
         add_all(s, r);
         if (strcmp(top[i], "system.json") == 0)
@@ -248,6 +274,169 @@ int rp_load(rp_campaign *c, const char *root)
     return 0;
 }
 
+static int cmp_cand(const void *a, const void *b)
+{
+    return strcmp(((const rp_candidate *)a)->id, ((const rp_candidate *)b)->id);
+}
+
+static int cmp_inst(const void *a, const void *b)
+{
+    return strcmp(((const rp_instance *)a)->key, ((const rp_instance *)b)->key);
+}
+
+static rp_candidate *find_or_add_cand(rp_system *s, const char *id)
+{
+    for (size_t i = 0; i < s->ncand; i++)
+        if (strcmp(s->cand[i].id, id) == 0)
+            return &s->cand[i];
+    s->cand = xrealloc(s->cand, (s->ncand + 1) * sizeof *s->cand);
+    rp_candidate *c = &s->cand[s->ncand++];
+    memset(c, 0, sizeof *c);
+    c->id = xstrdup(id);
+    return c;
+}
+
+static rp_instance *find_or_add_inst(rp_candidate *c, const char *key)
+{
+    for (size_t i = 0; i < c->ninst; i++)
+        if (strcmp(c->inst[i].key, key) == 0)
+            return &c->inst[i];
+    c->inst = xrealloc(c->inst, (c->ninst + 1) * sizeof *c->inst);
+    rp_instance *in = &c->inst[c->ninst++];
+    memset(in, 0, sizeof *in);
+    in->key = xstrdup(key);
+    return in;
+}
+
+static void free_record(rp_record *r);
+
+/* a record of src that dst has too, with other bytes: dst's becomes a gap naming the conflict */
+static void conflict(rp_campaign *c, const rp_system *dst, rp_record *have, const rp_record *r, const char *src_root)
+{
+    char why[1200];
+    snprintf(why, sizeof why,
+             "differs between the records folders %s and %s (conflict between shards of %s: "
+             "sha256 %.12s vs %.12s; keep one copy: rerun that test in one shard or delete the other file)",
+             dst->root, src_root, dst->id, have->sha256, r->sha256);
+    fprintf(stderr, "ngcc-report: conflict: %s %s\n", have->file, why);
+    if (have->json) {
+        cJSON_Delete(have->json);
+        have->json = NULL;
+        free(have->error);
+        have->error = xstrdup(why);
+        c->gaps++;
+        c->conflicts++;
+    }
+}
+
+/* src's record r joins instance in of dst: new file -> added; same bytes -> a
+ * duplicate, dropped; other bytes -> conflict (never one copy picked) */
+static void join_record(rp_campaign *c, rp_system *dst, rp_instance *in, rp_record *r, const char *src_root)
+{
+    for (size_t i = 0; i < in->nrecs; i++) {
+        if (strcmp(in->recs[i]->file, r->file) != 0)
+            continue;
+        if (strcmp(in->recs[i]->sha256, r->sha256) != 0)
+            conflict(c, dst, in->recs[i], r, src_root);
+        free_record(r);
+        return;
+    }
+    in->recs = xrealloc(in->recs, (in->nrecs + 1) * sizeof *in->recs);
+    in->recs[in->nrecs++] = r;
+    add_all(dst, r);
+}
+
+/* moves everything of src (loaded after dst, same system id) into dst and empties src */
+static void join_system(rp_campaign *c, rp_system *dst, rp_system *src)
+{
+    /* top-level records other than system.json (the first folder's describes the system) */
+    for (size_t i = 0; i < src->nall; i++) {
+        rp_record *r = src->all[i];
+        if (r == src->system || strchr(r->file, '/'))
+            continue;
+        size_t k = 0;
+        while (k < dst->nall && strcmp(dst->all[k]->file, r->file) != 0)
+            k++;
+        if (k == dst->nall) {
+            add_all(dst, r);
+            continue;
+        }
+        if (strcmp(dst->all[k]->sha256, r->sha256) != 0)
+            conflict(c, dst, dst->all[k], r, src->root);
+        free_record(r);
+    }
+    if (src->system) {
+        if (!dst->system) {
+            dst->system = src->system;
+            add_all(dst, src->system);
+        } else
+            free_record(src->system);
+    }
+    for (size_t k = 0; k < src->ncand; k++) {
+        rp_candidate *sc = &src->cand[k];
+        rp_candidate *dc = find_or_add_cand(dst, sc->id);
+        for (size_t m = 0; m < sc->ninst; m++) {
+            rp_instance *si = &sc->inst[m];
+            rp_instance *di = find_or_add_inst(dc, si->key);
+            for (size_t i = 0; i < si->nrecs; i++)
+                join_record(c, dst, di, si->recs[i], src->root);
+            free(si->key);
+            free(si->recs);
+        }
+        free(sc->inst);
+        free(sc->id);
+    }
+    for (size_t i = 0; i < src->nshards; i++) {
+        dst->shards = xrealloc(dst->shards, (dst->nshards + 1) * sizeof *dst->shards);
+        dst->shards[dst->nshards++] = src->shards[i];
+    }
+    dst->nroots += src->nroots;
+    free(src->shards);
+    free(src->cand);
+    free(src->all);
+    free(src->id);
+    free(src->root);
+    memset(src, 0, sizeof *src);
+}
+
+/* shards of one machine class: joined in the order given, then sorted as one folder would be */
+static void join_systems(rp_campaign *c)
+{
+    size_t out = 0;
+    for (size_t i = 0; i < c->nsys; i++) {
+        size_t j = 0;
+        while (j < out && !(strcmp(c->sys[j].id, c->sys[i].id) == 0 && c->sys[j].system && c->sys[i].system))
+            j++;
+        if (j < out) {
+            join_system(c, &c->sys[j], &c->sys[i]);
+            continue;
+        }
+        if (out != i)
+            c->sys[out] = c->sys[i];
+        out++;
+    }
+    c->nsys = out;
+    for (size_t i = 0; i < c->nsys; i++) {
+        rp_system *s = &c->sys[i];
+        if (s->nroots < 2)
+            continue;
+        if (s->ncand > 1)
+            qsort(s->cand, s->ncand, sizeof *s->cand, cmp_cand);
+        for (size_t k = 0; k < s->ncand; k++) {
+            rp_candidate *cd = &s->cand[k];
+            if (cd->ninst > 1)
+                qsort(cd->inst, cd->ninst, sizeof *cd->inst, cmp_inst);
+            for (size_t m = 0; m < cd->ninst; m++)
+                if (cd->inst[m].nrecs > 1)
+                    qsort(cd->inst[m].recs, cd->inst[m].nrecs, sizeof *cd->inst[m].recs, cmp_rec);
+        }
+        if (s->nall > 1)
+            qsort(s->all, s->nall, sizeof *s->all, cmp_rec);
+        s->start_utc[0] = s->end_utc[0] = 0;
+        campaign_times(s);
+    }
+}
+
 static int cmp_sys(const void *a, const void *b)
 {
     return strcmp(((const rp_system *)a)->id, ((const rp_system *)b)->id);
@@ -255,6 +444,7 @@ static int cmp_sys(const void *a, const void *b)
 
 void rp_finish(rp_campaign *c)
 {
+    join_systems(c);
     if (c->nsys > 1)
         qsort(c->sys, c->nsys, sizeof *c->sys, cmp_sys);
     /* equal ids (two copies of one system, or no system.json) get -2, -3... */
@@ -307,6 +497,9 @@ void rp_free(rp_campaign *c)
         free(s->all);
         free(s->id);
         free(s->root);
+        for (size_t k = 0; k < s->nshards; k++)
+            free(s->shards[k]);
+        free(s->shards);
     }
     free(c->sys);
     memset(c, 0, sizeof *c);

@@ -38,18 +38,27 @@ typedef struct {
     rp_record **all; /* every record incl. system.json, sorted by file */
     size_t nall;
     char start_utc[40], end_utc[40]; /* earliest start / latest end in the records */
+    char **shards;                   /* "K/N" of each joined folder's shard.json (campaign bookkeeping, not a record) */
+    size_t nshards;
+    size_t nroots; /* records folders joined into this system (shards of one machine class) */
 } rp_system;
 
 typedef struct {
     rp_system *sys;
     size_t nsys;
-    int gaps; /* unreadable or malformed records seen while loading */
+    int gaps;      /* unreadable or malformed records seen while loading */
+    int conflicts; /* records that differ between joined folders (counted in gaps too) */
 } rp_campaign;
 
 /* Adds the records folder root as one system; -1 (message on stderr naming
  * the folder) if it is not a readable folder. */
 int rp_load(rp_campaign *c, const char *root);
-/* Sorts systems by id and makes ids unique; call once after loading. */
+/* Joins folders of one machine class (equal system_id in system.json) into one
+ * system: records of the same file are kept once when identical; when their
+ * content differs the record becomes a gap with the conflict as its error (one
+ * line on stderr), never one copy picked. The first folder's system.json
+ * describes the joined system. Then sorts systems by id and makes ids unique;
+ * call once after loading. */
 void rp_finish(rp_campaign *c);
 void rp_free(rp_campaign *c);
 
