@@ -387,9 +387,10 @@ function(ngcc_add_resume_selftests id key root)
   set_tests_properties(${names} PROPERTIES LABELS "selftest;resume" TIMEOUT 300 FIXTURES_REQUIRED "${fix}")
 endfunction()
 
-# system/info: the host the figures come from (records/system.json)
-add_test(NAME system/info COMMAND ngcc-sysinfo --record-out ${CMAKE_BINARY_DIR}/records/system.json
-  --system ${NGCC_SYSTEM} --counter ${NGCC_PERF_COUNTER}
+# system/info: the host the figures come from, records/system.json, written
+# only by ngcc-system-info (tools/report/ngcc_system_info.c)
+add_test(NAME system/info COMMAND ngcc-system-info --out ${CMAKE_BINARY_DIR}/records/system.json
+  --system-id ${NGCC_SYSTEM} --counter ${NGCC_PERF_COUNTER}
   "--compiler=${CMAKE_C_COMPILER_ID} ${CMAKE_C_COMPILER_VERSION}" --cmake-version ${CMAKE_VERSION})
 set_tests_properties(system/info PROPERTIES LABELS "perf;system" TIMEOUT 60)
 
