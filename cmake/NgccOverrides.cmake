@@ -42,6 +42,9 @@
 #                    {"reference": "<label>" | "<candidate>/<label>"}   compare the perf and
 #                             icount figures with that instance, measured in the same run
 #   expect           {label: verdict}   expected verdicts (fixtures, zoo)
+#   selftest         {name: string}     data of the suite's own selftests (fixtures only:
+#                             hand-count arguments, exact messages, digests), read by
+#                             tests/selftest/<label>.cmake; not inherited by variants
 #   skip             [str]    instance labels to leave out
 #   instances        {label: {...}}     per-instance keys
 #   variants         {name: {...}}      derived instances: same sources, extra keys
@@ -56,7 +59,7 @@
 # It is turned into the JSON form and checked the same way.
 set(NGCC_OVERRIDE_LIST_KEYS defines include_dirs libraries flags link_flags flagsets sources_exclude skip isa labels)
 set(NGCC_OVERRIDE_SCALAR_KEYS candidate c_standard kat_records memory_limit_mb extended_signature claims)
-set(NGCC_OVERRIDE_MAP_KEYS timeouts expect perf)
+set(NGCC_OVERRIDE_MAP_KEYS timeouts expect perf selftest)
 set(NGCC_OVERRIDE_NESTED_KEYS instances variants)
 set(NGCC_OVERRIDE_INT_KEYS kat_records memory_limit_mb)
 
