@@ -10,6 +10,8 @@ endforeach()
 include(NgccRealWorldTests)
 # The README's commands, run as written.
 include(NgccReadmeTests)
+# The suite's own selftests on the bundled fixtures (tests/selftest/).
+include(${PROJECT_SOURCE_DIR}/tests/selftest/selftest.cmake)
 
 # Default per-label timeouts (seconds); an override's "timeouts" wins.
 set(NGCC_TIMEOUT_build 600 CACHE STRING "Timeout of an instance build test")
@@ -113,8 +115,7 @@ function(ngcc_add_instance_tests)
     ngcc_give_scratch("${before}")
   endforeach()
   ngcc_add_tree_error_tests()
-  ngcc_add_template_tests()
-  ngcc_add_kat_selftests()
+  ngcc_add_selftests()
   ngcc_add_realworld_selftests()
   ngcc_add_readme_selftests()
 endfunction()
