@@ -6,11 +6,8 @@ include(NgccKatTests)
 foreach(m NgccSecurityTests NgccPerfTests NgccProfTests NgccIcountTests)
   include(${m} OPTIONAL)
 endforeach()
-# Selftests of discovery, sandbox and resume on the fxq-* quirk fixtures.
-include(NgccRealWorldTests)
-# The README's commands, run as written.
-include(NgccReadmeTests)
-# The suite's own selftests on the bundled fixtures (tests/selftest/).
+# The suite's own selftests on the bundled fixtures (tests/selftest/: one
+# file per label, quirk fixtures, README commands).
 include(${PROJECT_SOURCE_DIR}/tests/selftest/selftest.cmake)
 
 # Default per-label timeouts (seconds); an override's "timeouts" wins.
@@ -116,6 +113,4 @@ function(ngcc_add_instance_tests)
   endforeach()
   ngcc_add_tree_error_tests()
   ngcc_add_selftests()
-  ngcc_add_realworld_selftests()
-  ngcc_add_readme_selftests()
 endfunction()

@@ -1,5 +1,7 @@
 # Selftests (label selftest) of the real-world handling, proven on the fxq-*
-# quirk fixtures (scripts in tests/real/ and tests/kat/):
+# quirk fixtures (scripts in tests/real/ and tests/kat/; moved here from
+# cmake/NgccRealWorldTests.cmake). A fixture instance they need that was not
+# discovered makes the test fail, never vanish:
 #   selftest/discovery      discovery and override parsing on synthetic trees
 #                           (cmake -P, no build needed)
 #   selftest/quirk-kat      manifest-only KATs (fxq-manifest) and the kat
@@ -83,7 +85,7 @@ function(ngcc_add_quirk_security_selftests)
   endforeach()
 endfunction()
 
-function(ngcc_add_realworld_selftests)
+function(ngcc_add_quirk_selftests)
   ngcc_add_quirk_security_selftests()
   set(real "${PROJECT_SOURCE_DIR}/tests/real")
   # selftest/quirk-flags: registered even when fxq-flags instances are
@@ -149,16 +151,32 @@ function(ngcc_add_realworld_selftests)
   set_tests_properties(selftest/quirk-kat PROPERTIES LABELS "selftest;kat" TIMEOUT 180
     FIXTURES_REQUIRED "${qk_fixtures}")
 
+  set(quirk_missing "")
   foreach(item IN LISTS NGCC_QUIRK_INSTANCES)
     string(REPLACE "/" ";" parts "${item}")
     list(GET parts 0 id)
     list(GET parts 1 key)
     ngcc_find_instance(${id} ${key} n)
     if(n STREQUAL "")
-      message(STATUS "ngcc: fxq fixtures not all discovered (${item} missing): no real-world selftests")
-      return()
+      list(APPEND quirk_missing ${item})
     endif()
   endforeach()
+  ngcc_add_quirk_instance_selftests("${quirk_missing}")
+  ngcc_add_resume_kill_selftest()
+endfunction()
+
+# selftest/quirk-verdicts, selftest/chatty-output, selftest/sandbox: need every
+# NGCC_QUIRK_INSTANCES instance (missing: the names of those not discovered)
+function(ngcc_add_quirk_instance_selftests missing)
+  set(real "${PROJECT_SOURCE_DIR}/tests/real")
+  if(missing)
+    string(REPLACE ";" ", " m "${missing}")
+    foreach(t quirk-verdicts chatty-output sandbox)
+      ngcc_selftest_fail(selftest/${t} "fixture instances not found: ${m}: selftest/${t} needs every \
+fxq-build/fxq-layout/fxq-runtime instance (restore them or update tests/selftest/quirk.cmake)")
+    endforeach()
+    return()
+  endif()
   ngcc_fixtures_of(all_fixtures ${NGCC_QUIRK_INSTANCES})
   add_test(NAME selftest/quirk-verdicts COMMAND ${CMAKE_COMMAND}
     "-DBUILD=${CMAKE_BINARY_DIR}" "-DSRC=${PROJECT_SOURCE_DIR}" -P "${real}/quirk_verdicts.cmake")
@@ -177,11 +195,15 @@ function(ngcc_add_realworld_selftests)
     "-DWORK=${CMAKE_BINARY_DIR}/selftest/sandbox" -P "${real}/sandbox_selftest.cmake")
   set_tests_properties(selftest/sandbox PROPERTIES LABELS "selftest;kat" TIMEOUT 120
     FIXTURES_REQUIRED "ngcc.build.plain.fxq-runtime.ESC-128")
+endfunction()
 
+# selftest/resume-kill: needs the kat tests of NGCC_RESUME_KATS
+function(ngcc_add_resume_kill_selftest)
   set(names "")
   foreach(item IN LISTS NGCC_RESUME_KATS)
     if(NOT TEST "kat/${item}")
-      message(STATUS "ngcc: kat/${item} not registered: no selftest/resume-kill")
+      ngcc_selftest_fail(selftest/resume-kill "kat/${item} not registered (fixture missing or its kat label \
+left out): selftest/resume-kill reruns it")
       return()
     endif()
     list(APPEND names "kat/${item}")
