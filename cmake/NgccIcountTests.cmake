@@ -30,13 +30,11 @@ set(NGCC_ICOUNT_REFRESH "cmake --build ${CMAKE_BINARY_DIR} --target icount-basel
 
 # The refresh command over this build's records:
 #   ctest -L icount && cmake --build <build> --target icount-baseline
-if(TARGET ngcc-icount-baseline)
-  add_custom_target(icount-baseline
-    COMMAND ngcc-icount-baseline --records ${CMAKE_BINARY_DIR}/records --out ${NGCC_ICOUNT_BASELINE}
-      --arch ${CMAKE_SYSTEM_PROCESSOR} "--compiler=${CMAKE_C_COMPILER_ID} ${CMAKE_C_COMPILER_VERSION}"
-    COMMENT "Recording icount baselines into ${NGCC_ICOUNT_BASELINE}"
-    VERBATIM USES_TERMINAL)
-endif()
+add_custom_target(icount-baseline
+  COMMAND ngcc-icount-baseline --records ${CMAKE_BINARY_DIR}/records --out ${NGCC_ICOUNT_BASELINE}
+    --arch ${CMAKE_SYSTEM_PROCESSOR} "--compiler=${CMAKE_C_COMPILER_ID} ${CMAKE_C_COMPILER_VERSION}"
+  COMMENT "Recording icount baselines into ${NGCC_ICOUNT_BASELINE}"
+  VERBATIM USES_TERMINAL)
 
 # The same-run reference of instance n for icount: the "perf" override's,
 # else, for a zoo variant (one with an icount expectation of its own, e.g. a
@@ -58,9 +56,6 @@ function(ngcc_add_icount_tests n)
   foreach(f IN ITEMS id key zoo type ai blank root records kat_records perf_reference)
     ngcc_iget(${n} ${f} ${f})
   endforeach()
-  if(NOT TARGET ngcc-icount)
-    return()
-  endif()
   # as perf: no zoo variants but those compared with a reference, or with an
   # icount expectation of their own ("expect": {"icount.<op>": ...})
   if(zoo AND perf_reference STREQUAL "")

@@ -1,10 +1,10 @@
 # Registers the tests of every discovered instance. Each label has a module of
 # its own (NgccKatTests.cmake, ...) with a function ngcc_add_<label>_tests(n)
 # reading the instance table (ngcc_iget); this file only wires them together.
-include(NgccKatTests)
-# Label modules added by later work; each defines ngcc_add_<label>_tests(n).
-foreach(m NgccSecurityTests NgccPerfTests NgccProfTests NgccIcountTests)
-  include(${m} OPTIONAL)
+# Each label module defines ngcc_add_<label>_tests(n); a missing module is a
+# configure error, never a label silently left out.
+foreach(m NgccKatTests NgccSecurityTests NgccPerfTests NgccProfTests NgccIcountTests)
+  include(${m})
 endforeach()
 # The suite's own selftests on the bundled fixtures (tests/selftest/: one
 # file per label, quirk fixtures, README commands).
@@ -69,7 +69,7 @@ function(ngcc_instance_labels n out)
   set(r "")
   if(NOT skip)
     foreach(label IN LISTS NGCC_LABEL_MODULES)
-      if(COMMAND ngcc_add_${label}_tests AND (NOT wanted OR label IN_LIST wanted))
+      if(NOT wanted OR label IN_LIST wanted)
         list(APPEND r ${label})
       endif()
     endforeach()

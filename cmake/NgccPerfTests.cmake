@@ -92,13 +92,11 @@ endif()
 
 # The baseline command over this build's records:
 #   ctest -L perf && cmake --build <build> --target perf-baseline
-if(TARGET ngcc-baseline)
-  add_custom_target(perf-baseline
-    COMMAND ngcc-baseline --records ${CMAKE_BINARY_DIR}/records --out ${NGCC_PERF_THRESHOLDS_FILE}
-      --system ${NGCC_SYSTEM}
-    COMMENT "Recording perf/mem/sizes baselines of ${NGCC_SYSTEM} into ${NGCC_PERF_THRESHOLDS_FILE}"
-    VERBATIM USES_TERMINAL)
-endif()
+add_custom_target(perf-baseline
+  COMMAND ngcc-baseline --records ${CMAKE_BINARY_DIR}/records --out ${NGCC_PERF_THRESHOLDS_FILE}
+    --system ${NGCC_SYSTEM}
+  COMMENT "Recording perf/mem/sizes baselines of ${NGCC_SYSTEM} into ${NGCC_PERF_THRESHOLDS_FILE}"
+  VERBATIM USES_TERMINAL)
 
 # Arguments every perf/mem/sizes driver gets for instance n.
 function(ngcc_perf_common_args n out)

@@ -9,9 +9,6 @@
 set(NGCC_ICOUNT_SELFTEST_FIXTURE fx-wots/WOTS-128~copy)
 
 function(ngcc_add_icount_selftests)
-  if(NOT TARGET ngcc-icount)
-    return()
-  endif()
   ngcc_selftest_instance(selftest/icount/copy ${NGCC_ICOUNT_SELFTEST_FIXTURE} n)
   if(n STREQUAL "")
     return()
