@@ -1,8 +1,8 @@
 # Selftests of the kat label (moved out of cmake/NgccKatTests.cmake).
 #
 # kat-template/<TYPE>: the replay of the blank template fixture must reproduce
-#   the official blank template KAT files byte for byte; the SHA-256 of
-#   ../shared/data/iccs-template/KAT_{SIG,KEM}_AlgorithmInstance.txt is
+#   the official blank template KAT files byte for byte; the SHA-256 of the
+#   ICCS template package's KAT_{SIG,KEM}_AlgorithmInstance.txt is
 #   fixtures/fx-template/ngcc.json "selftest": {"kat_template_sha256"}.
 # selftest/kat-compare: the comparison, manifest and NOKAT paths proven on a
 #   correct fixture instance (tests/kat/kat_selftest.cmake has the scenarios).
