@@ -4,7 +4,7 @@
 #   the official blank template KAT files byte for byte; the SHA-256 of the
 #   ICCS template package's KAT_{SIG,KEM}_AlgorithmInstance.txt is
 #   fixtures/fx-template/ngcc.json "selftest": {"kat_template_sha256"}.
-# selftest/kat-compare: the comparison, manifest and NOKAT paths proven on a
+# selftest/kat/compare: the comparison, manifest and NOKAT paths proven on a
 #   correct fixture instance (tests/kat/kat_selftest.cmake has the scenarios).
 function(ngcc_add_kat_selftests)
   foreach(type SIG KEM)
@@ -28,18 +28,18 @@ function(ngcc_add_kat_selftests)
       FIXTURES_REQUIRED "ngcc.build.plain.${id}.${key}" TIMEOUT 120 SKIP_RETURN_CODE 77)
   endforeach()
 
-  ngcc_selftest_instance("selftest/kat-compare" "fx-wots/WOTS-128" n)
+  ngcc_selftest_instance("selftest/kat/compare" "fx-wots/WOTS-128" n)
   if(n STREQUAL "")
     return()
   endif()
   foreach(f IN ITEMS id key root katfile mkey)
     ngcc_iget(${n} ${f} ${f})
   endforeach()
-  add_test(NAME "selftest/kat-compare" COMMAND ${CMAKE_COMMAND}
+  add_test(NAME "selftest/kat/compare" COMMAND ${CMAKE_COMMAND}
     "-DKAT=$<TARGET_FILE:ngcc-kat>" "-DMANIFEST_TOOL=$<TARGET_FILE:ngcc-manifest>"
     "-DLIB=${root}/libngcc_plain.so" "-DREF=${katfile}" "-DKEY=${mkey}"
     "-DWORK=${CMAKE_BINARY_DIR}/selftest/kat-compare"
     -P ${PROJECT_SOURCE_DIR}/tests/kat/kat_selftest.cmake)
-  set_tests_properties("selftest/kat-compare" PROPERTIES LABELS "selftest;kat"
+  set_tests_properties("selftest/kat/compare" PROPERTIES LABELS "selftest;kat"
     FIXTURES_REQUIRED "ngcc.build.plain.${id}.${key}" TIMEOUT 300)
 endfunction()
