@@ -17,9 +17,11 @@
 #                           test log shows a truncated head and a count
 #   selftest/sandbox        a hostile instance passes under the sandbox and
 #                           fails with NGCC_SANDBOX=off
-#   selftest/resume-kill    SIGKILL of a running `ctest -L kat`, then a rerun
+#   selftest/resume-kill    SIGKILL of a running ctest over tests of every
+#                           label that resumes (build, kat, security, perf,
+#                           mem, sizes, prof, memcheck, icount), then a rerun
 #                           with NGCC_RESUME=1: no record lost, only the
-#                           unfinished tests run again
+#                           unfinished tests run again, a third run reruns nothing
 
 # Fixtures (CTest FIXTURES_REQUIRED names) of the given "<cand>/<key>" items:
 # their KAT test when they have one, else their plain build.
@@ -45,10 +47,16 @@ set(NGCC_NAMES_INSTANCES
   fxq-nested/NST-576 fxq-nested/KTK-128 fxq-names/LAM-128 fxq-names/LAM-192 fxq-names/LAM-256
   fxq-names/STR-128 fxq-names/STR-128~level fxq-names/HDR-128 fxq-names/HDR-128~iccs)
 set(NGCC_QUIRK_FLAGS_INSTANCES INL-128 INL-128~gnu89 INL-128~linkflags POSIX-128 POSIX-128~nognu C11-128)
-# the real kat tests the resume selftest runs (and kills) again; the third is
-# the one killed mid-run
-set(NGCC_RESUME_KATS fx-wots/WOTS-128 fxq-build/GNU-128 fx-wots/WOTS-192 fxq-build/PKC-128
-  fxq-runtime/VAR-128 fx-xkem/XKEM-128)
+# the real tests the resume selftest runs (and kills) again: every label that
+# resumes; the NGCC_RESUME_KILL_VICTIM-th is the one killed mid-run (those
+# before it finish, so fx-wots/WOTS-128's build and kat records exist for its
+# other labels' tests). memcheck and icount need valgrind (NGCC_VALGRIND).
+set(NGCC_RESUME_KILL_TESTS build/fx-wots/WOTS-128 kat/fx-wots/WOTS-128 kat/fxq-build/GNU-128
+  kat/fx-wots/WOTS-192 kat/fxq-build/PKC-128 kat/fxq-runtime/VAR-128 kat/fx-xkem/XKEM-128
+  security/fx-wots/WOTS-128 perf/fx-wots/WOTS-128/verify mem/fx-wots/WOTS-128/verify sizes/fx-wots/WOTS-128
+  prof/fx-wots/WOTS-128/verify)
+set(NGCC_RESUME_KILL_VALGRIND_TESTS memcheck/fx-wots/WOTS-128 icount/fx-wots/WOTS-128/verify)
+set(NGCC_RESUME_KILL_VICTIM 4)
 
 # selftest/quirk-security (classes 19, 20; fast) and selftest/quirk-security-slow
 # (class 21, fxq-slow: minutes): tests/real/quirk_security.cmake. Registered
@@ -197,22 +205,31 @@ fxq-build/fxq-layout/fxq-runtime instance (restore them or update tests/selftest
     FIXTURES_REQUIRED "ngcc.build.plain.fxq-runtime.ESC-128")
 endfunction()
 
-# selftest/resume-kill: needs the kat tests of NGCC_RESUME_KATS
+# selftest/resume-kill: needs every test of NGCC_RESUME_KILL_TESTS
 function(ngcc_add_resume_kill_selftest)
-  set(names "")
-  foreach(item IN LISTS NGCC_RESUME_KATS)
-    if(NOT TEST "kat/${item}")
-      ngcc_selftest_fail(selftest/resume-kill "kat/${item} not registered (fixture missing or its kat label \
-left out): selftest/resume-kill reruns it")
+  set(names ${NGCC_RESUME_KILL_TESTS})
+  if(NGCC_VALGRIND)
+    list(APPEND names ${NGCC_RESUME_KILL_VALGRIND_TESTS})
+  endif()
+  set(fixtures "")
+  foreach(t IN LISTS names)
+    if(NOT TEST "${t}")
+      ngcc_selftest_fail(selftest/resume-kill "${t} not registered (fixture missing or its label left out): \
+selftest/resume-kill reruns it")
       return()
     endif()
-    list(APPEND names "kat/${item}")
+    # the build records it copies: every variant the test reads
+    string(REGEX REPLACE "^[a-z-]+/([^/]+)/([^/]+).*$" "\\1.\\2" dotted "${t}")
+    list(APPEND fixtures "ngcc.build.plain.${dotted}")
+    if(t MATCHES "^prof/")
+      list(APPEND fixtures "ngcc.build.prof.${dotted}")
+    endif()
   endforeach()
-  ngcc_fixtures_of(resume_fixtures ${NGCC_RESUME_KATS})
+  list(REMOVE_DUPLICATES fixtures)
   string(REPLACE ";" "," names_arg "${names}")
   add_test(NAME selftest/resume-kill COMMAND sh "${PROJECT_SOURCE_DIR}/tests/kat/kat_resume_selftest.sh"
-    "${CMAKE_BINARY_DIR}" "${CMAKE_BINARY_DIR}/selftest/resume-kill" "${CMAKE_CTEST_COMMAND}" "${names_arg}" 3)
-  # after the real kat tests: it rereads their command lines
-  set_tests_properties(selftest/resume-kill PROPERTIES LABELS "selftest;kat" TIMEOUT 300
-    FIXTURES_REQUIRED "${resume_fixtures}")
+    "${CMAKE_BINARY_DIR}" "${CMAKE_BINARY_DIR}/selftest/resume-kill" "${CMAKE_CTEST_COMMAND}" "${names_arg}"
+    ${NGCC_RESUME_KILL_VICTIM})
+  set_tests_properties(selftest/resume-kill PROPERTIES LABELS "selftest;kat;resume" TIMEOUT 900
+    FIXTURES_REQUIRED "${fixtures}")
 endfunction()
