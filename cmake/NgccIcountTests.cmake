@@ -30,23 +30,22 @@ set(NGCC_ICOUNT_REFRESH "cmake --build ${CMAKE_BINARY_DIR} --target icount-basel
 
 # The refresh command over this build's records:
 #   ctest -L icount && cmake --build <build> --target icount-baseline
-if(TARGET ngcc-icount-baseline)
-  add_custom_target(icount-baseline
-    COMMAND ngcc-icount-baseline --records ${CMAKE_BINARY_DIR}/records --out ${NGCC_ICOUNT_BASELINE}
-      --arch ${CMAKE_SYSTEM_PROCESSOR} "--compiler=${CMAKE_C_COMPILER_ID} ${CMAKE_C_COMPILER_VERSION}"
-    COMMENT "Recording icount baselines into ${NGCC_ICOUNT_BASELINE}"
-    VERBATIM USES_TERMINAL)
-endif()
+add_custom_target(icount-baseline
+  COMMAND ngcc-icount-baseline --records ${CMAKE_BINARY_DIR}/records --out ${NGCC_ICOUNT_BASELINE}
+    --arch ${CMAKE_SYSTEM_PROCESSOR} "--compiler=${CMAKE_C_COMPILER_ID} ${CMAKE_C_COMPILER_VERSION}"
+  COMMENT "Recording icount baselines into ${NGCC_ICOUNT_BASELINE}"
+  VERBATIM USES_TERMINAL)
 
 # The same-run reference of instance n for icount: the "perf" override's,
-# else, for the zoo variant slow-sign, the instance it derives from.
+# else, for a zoo variant (one with an icount expectation of its own, e.g. a
+# deliberately slower sign), the instance it derives from.
 function(ngcc_icount_reference n out_index out_err)
   ngcc_perf_reference(${n} r err)
   foreach(f IN ITEMS id key zoo perf_reference)
     ngcc_iget(${n} ${f} ${f})
   endforeach()
-  if(perf_reference STREQUAL "" AND zoo STREQUAL "slow-sign")
-    string(REPLACE "~slow-sign" "" pkey "${key}")
+  if(perf_reference STREQUAL "" AND zoo)
+    string(REGEX REPLACE "~.*$" "" pkey "${key}")
     ngcc_find_instance(${id} ${pkey} r)
   endif()
   set(${out_index} "${r}" PARENT_SCOPE)
@@ -57,18 +56,23 @@ function(ngcc_add_icount_tests n)
   foreach(f IN ITEMS id key zoo type ai blank root records kat_records perf_reference)
     ngcc_iget(${n} ${f} ${f})
   endforeach()
-  if(NOT TARGET ngcc-icount)
-    return()
-  endif()
-  # as perf: no zoo variants but those compared with a reference
-  if(zoo AND perf_reference STREQUAL "" AND NOT zoo STREQUAL "slow-sign")
-    return()
+  # as perf: no zoo variants but those compared with a reference, or with an
+  # icount expectation of their own ("expect": {"icount.<op>": ...})
+  if(zoo AND perf_reference STREQUAL "")
+    ngcc_perf_ops(${type} ops)
+    set(own FALSE)
+    foreach(op IN LISTS ops)
+      ngcc_iget(${n} expect_icount.${op} e)
+      if(NOT e STREQUAL "")
+        set(own TRUE)
+      endif()
+    endforeach()
+    if(NOT own)
+      return()
+    endif()
   endif()
   if(blank AND ai STREQUAL "AlgorithmInstance")
     return() # the untouched official template's operations are empty stubs
-  endif()
-  if(NOT zoo)
-    ngcc_icount_bench_instance(${n})
   endif()
   ngcc_icount_reference(${n} r ref_err)
   ngcc_timeout(${n} icount t)
@@ -108,93 +112,6 @@ function(ngcc_add_icount_tests n)
       TIMEOUT ${t} SKIP_RETURN_CODE 77)
     if(NGCC_TIME_ANYWAY)
       set_tests_properties("${name}" PROPERTIES DEPENDS "kat/${id}/${key}")
-    endif()
-  endforeach()
-  if(zoo STREQUAL "copy" AND NOT r STREQUAL "")
-    ngcc_add_icount_selftests(${n} ${r})
-  endif()
-endfunction()
-
-# Selftests of the icount label (tests/perf/icount_selftest.cmake), registered
-# with the zoo variant "copy" (identical to its reference):
-#   selftest/icount/copy: every op of the copy's records within 0.1% of the reference;
-#   selftest/icount/baseline: no baseline NOBASELINE, a lowered one REGRESSION,
-#     a raised one PASS, another method or flag set NOBASELINE (synthetic files);
-#   selftest/icount/determinism: two runs of one op give identical counts.
-function(ngcc_add_icount_selftests n r)
-  foreach(f IN ITEMS id key records)
-    ngcc_iget(${n} ${f} ${f})
-  endforeach()
-  foreach(f IN ITEMS id key root records)
-    ngcc_iget(${r} ${f} r_${f})
-  endforeach()
-  ngcc_iget(${n} type type)
-  ngcc_perf_ops(${type} ops)
-  set(script ${PROJECT_SOURCE_DIR}/tests/perf/icount_selftest.cmake)
-  set(vg)
-  if(NGCC_VALGRIND)
-    set(vg "-DVALGRIND=${NGCC_VALGRIND}")
-  endif()
-  set(common -DICOUNT=$<TARGET_FILE:ngcc-icount> "-DLIB=${r_root}/libngcc_plain.so" "-DNAME=${r_id}/${r_key}"
-    "-DRECORDS_DIR=${r_records}" -DMETHOD=${NGCC_ICOUNT_METHOD} ${vg})
-  set(copy_tests)
-  foreach(op IN LISTS ops)
-    list(APPEND copy_tests "icount/${id}/${key}/${op}")
-  endforeach()
-  add_test(NAME selftest/icount/copy COMMAND ${CMAKE_COMMAND} -DSCENARIO=copy "-DCOPY_RECORDS=${records}"
-    "-DOPS=${ops}" ${common} -P ${script})
-  # the copy's icount tests are its setup: ctest -R selftest/icount/copy runs them first
-  set_tests_properties(${copy_tests} PROPERTIES FIXTURES_SETUP "ngcc.icount.${id}.${key}")
-  set_tests_properties(selftest/icount/copy PROPERTIES LABELS "selftest;icount" TIMEOUT 60
-    FIXTURES_REQUIRED "ngcc.icount.${id}.${key}")
-  # selftest/resume/icount: a finished record is kept on a rerun with unchanged
-  # inputs (tests/perf/resume_selftest.cmake), and counted again when the KAT
-  # record's op_seconds (the valgrind prediction's input) change
-  if(NGCC_VALGRIND)
-    set(dir ${CMAKE_BINARY_DIR}/selftest/resume)
-    add_test(NAME selftest/resume/icount COMMAND ${CMAKE_COMMAND} -DTOOL=$<TARGET_FILE:ngcc-icount>
-      "-DARGS=--lib|${r_root}/libngcc_plain.so|--name|${r_id}/${r_key}|--op|verify|--records|1|--valgrind|${NGCC_VALGRIND}|--kat-record|${dir}/icount-kat.json|--log|${dir}/icount.log|--record-out|${dir}/icount.json"
-      "-DRECORD=${dir}/icount.json" "-DKAT_JSON=${dir}/icount-kat.json" -P ${PROJECT_SOURCE_DIR}/tests/perf/resume_selftest.cmake)
-    set_tests_properties(selftest/resume/icount PROPERTIES LABELS "selftest;resume;icount" TIMEOUT 300
-      FIXTURES_REQUIRED "ngcc.build.plain.${r_id}.${r_key}")
-  endif()
-  foreach(s IN ITEMS baseline determinism)
-    add_test(NAME selftest/icount/${s} COMMAND ${CMAKE_COMMAND} -DSCENARIO=${s} ${common}
-      "-DWORK=${CMAKE_BINARY_DIR}/selftest/icount-${s}" -P ${script})
-    set_tests_properties(selftest/icount/${s} PROPERTIES LABELS "selftest;icount" TIMEOUT 240
-      FIXTURES_REQUIRED "ngcc.build.plain.${r_id}.${r_key};ngcc.kat.${r_id}.${r_key}")
-  endforeach()
-endfunction()
-
-# ---- benchmark of the method (label bench; -DNGCC_BENCH=ON) ----
-# bench/icount/spread/<cand>-<key>/<op>: the count over 5 runs, printing the
-# spread (max-min)/median (0 expected) and the cost of the method (a counted
-# call's wall time over the KAT's native op_seconds).
-set(NGCC_ICOUNT_BENCH_CASES "fx-wots/WOTS-128:sign" "fx-wots/WOTS-128:verify" "fx-xkem/XKEM-128:enc"
-  "fx-xkem/XKEM-128:dec")
-function(ngcc_icount_bench_instance n)
-  if(NOT NGCC_BENCH OR NOT TARGET ngcc-icount)
-    return()
-  endif()
-  foreach(f IN ITEMS id key root records)
-    ngcc_iget(${n} ${f} ${f})
-  endforeach()
-  set(vg)
-  if(NGCC_VALGRIND)
-    set(vg "-DVALGRIND=${NGCC_VALGRIND}")
-  endif()
-  foreach(c IN LISTS NGCC_ICOUNT_BENCH_CASES)
-    string(REPLACE ":" ";" c "${c}")
-    list(GET c 0 inst)
-    list(GET c 1 op)
-    if(inst STREQUAL "${id}/${key}")
-      set(name "bench/icount/spread/${id}-${key}/${op}")
-      add_test(NAME "${name}" COMMAND ${CMAKE_COMMAND} -DSCENARIO=spread -DICOUNT=$<TARGET_FILE:ngcc-icount>
-        "-DLIB=${root}/libngcc_plain.so" "-DNAME=${id}/${key}" "-DRECORDS_DIR=${records}" -DOP=${op}
-        -DMETHOD=${NGCC_ICOUNT_METHOD} ${vg} "-DWORK=${CMAKE_BINARY_DIR}/bench/icount/${id}-${key}-${op}"
-        -P ${PROJECT_SOURCE_DIR}/tests/perf/icount_selftest.cmake)
-      set_tests_properties("${name}" PROPERTIES LABELS "bench" TIMEOUT 900
-        FIXTURES_REQUIRED "ngcc.build.plain.${id}.${key};ngcc.kat.${id}.${key}")
     endif()
   endforeach()
 endfunction()

@@ -1,15 +1,14 @@
 # Registers the tests of every discovered instance. Each label has a module of
 # its own (NgccKatTests.cmake, ...) with a function ngcc_add_<label>_tests(n)
 # reading the instance table (ngcc_iget); this file only wires them together.
-include(NgccKatTests)
-# Label modules added by later work; each defines ngcc_add_<label>_tests(n).
-foreach(m NgccSecurityTests NgccCtTests NgccPerfTests NgccProfTests NgccIcountTests)
-  include(${m} OPTIONAL)
+# Each label module defines ngcc_add_<label>_tests(n); a missing module is a
+# configure error, never a label silently left out.
+foreach(m NgccKatTests NgccSecurityTests NgccCtTests NgccPerfTests NgccProfTests NgccIcountTests)
+  include(${m})
 endforeach()
-# Selftests of discovery, sandbox and resume on the fxq-* quirk fixtures.
-include(NgccRealWorldTests)
-# The README's commands, run as written.
-include(NgccReadmeTests)
+# The suite's own selftests on the bundled fixtures (tests/selftest/: one
+# file per label, quirk fixtures, README commands).
+include(${PROJECT_SOURCE_DIR}/tests/selftest/selftest.cmake)
 # NGCC_SHARD=K/N: which instances this build registers (NgccShard.cmake).
 include(NgccShard)
 
@@ -72,7 +71,7 @@ function(ngcc_instance_labels n out)
   set(r "")
   if(NOT skip)
     foreach(label IN LISTS NGCC_LABEL_MODULES)
-      if(COMMAND ngcc_add_${label}_tests AND (NOT wanted OR label IN_LIST wanted))
+      if(NOT wanted OR label IN_LIST wanted)
         list(APPEND r ${label})
       endif()
     endforeach()
@@ -122,8 +121,5 @@ function(ngcc_add_instance_tests)
     endforeach()
   endforeach()
   ngcc_add_tree_error_tests()
-  ngcc_add_template_tests()
-  ngcc_add_kat_selftests()
-  ngcc_add_realworld_selftests()
-  ngcc_add_readme_selftests()
+  ngcc_add_selftests()
 endfunction()

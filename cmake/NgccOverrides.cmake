@@ -47,6 +47,9 @@
 #                    {"public_sk": ["32:64"]}   sk byte ranges [from, to) that are public
 #                             (e.g. a hash of pk kept in sk); copies of pk are found alone
 #   expect           {label: verdict}   expected verdicts (fixtures, zoo)
+#   selftest         {name: string}     data of the suite's own selftests (fixtures only:
+#                             hand-count arguments, exact messages, digests), read by
+#                             tests/selftest/<label>.cmake; not inherited by variants
 #   skip             [str]    instance labels to leave out
 #   instances        {label: {...}}     per-instance keys
 #   variants         {name: {...}}      derived instances: same sources, extra keys
@@ -61,7 +64,7 @@
 # It is turned into the JSON form and checked the same way.
 set(NGCC_OVERRIDE_LIST_KEYS defines include_dirs libraries flags link_flags flagsets sources_exclude skip isa labels)
 set(NGCC_OVERRIDE_SCALAR_KEYS candidate c_standard kat_records memory_limit_mb extended_signature claims)
-set(NGCC_OVERRIDE_MAP_KEYS timeouts expect perf ct)
+set(NGCC_OVERRIDE_MAP_KEYS timeouts expect perf ct selftest)
 set(NGCC_OVERRIDE_NESTED_KEYS instances variants)
 set(NGCC_OVERRIDE_INT_KEYS kat_records memory_limit_mb)
 

@@ -92,13 +92,11 @@ endif()
 
 # The baseline command over this build's records:
 #   ctest -L perf && cmake --build <build> --target perf-baseline
-if(TARGET ngcc-baseline)
-  add_custom_target(perf-baseline
-    COMMAND ngcc-baseline --records ${CMAKE_BINARY_DIR}/records --out ${NGCC_PERF_THRESHOLDS_FILE}
-      --system ${NGCC_SYSTEM}
-    COMMENT "Recording perf/mem/sizes baselines of ${NGCC_SYSTEM} into ${NGCC_PERF_THRESHOLDS_FILE}"
-    VERBATIM USES_TERMINAL)
-endif()
+add_custom_target(perf-baseline
+  COMMAND ngcc-baseline --records ${CMAKE_BINARY_DIR}/records --out ${NGCC_PERF_THRESHOLDS_FILE}
+    --system ${NGCC_SYSTEM}
+  COMMENT "Recording perf/mem/sizes baselines of ${NGCC_SYSTEM} into ${NGCC_PERF_THRESHOLDS_FILE}"
+  VERBATIM USES_TERMINAL)
 
 # Arguments every perf/mem/sizes driver gets for instance n.
 function(ngcc_perf_common_args n out)
@@ -172,20 +170,12 @@ function(ngcc_add_perf_tests n)
   foreach(f IN ITEMS id key zoo type ai blank records perf_reference)
     ngcc_iget(${n} ${f} ${f})
   endforeach()
-  if(COMMAND ngcc_add_perf_selftests AND zoo STREQUAL "slow-sign")
-    ngcc_add_perf_selftests(${n})
-    return()
-  endif()
   if(zoo AND perf_reference STREQUAL "")
     return() # other zoo variants prove other labels' checks; timing them proves nothing
   endif()
   if(blank AND ai STREQUAL "AlgorithmInstance")
     message(STATUS "ngcc: ${id}/${key}: no perf tests: the untouched official template's operations are empty stubs")
     return()
-  endif()
-  if(NOT zoo)
-    ngcc_perf_bench_instance(${n})
-    ngcc_bench_smoke_kat_overhead(${id} ${key})
   endif()
   ngcc_perf_common_args(${n} common)
   ngcc_perf_ab_args(${n} ab ab_fixtures)
@@ -249,147 +239,10 @@ function(ngcc_add_perf_tests n)
   ngcc_perf_props(${n} "${name}" "perf;sizes;${id};${key}")
 endfunction()
 
-# Selftests of the perf label, registered with the zoo variant "slow-sign"
-# (sign ~19% slower, same output) of the fixture it derives from:
-# selftest/perf/gate (the absolute gate on one measurement), selftest/perf/ab
-# (slow-sign and the identical "copy" variant against the fixture in the
-# same run) and selftest/perf/errors (tests/perf/perf_selftest.cmake),
-# which also uses the fixture's crash-mlen80 / hang-record / sign-len-over
-# variants if present, and the mem and sizes gate selftests.
-function(ngcc_add_perf_selftests n)
-  foreach(f IN ITEMS id key root records)
-    ngcc_iget(${n} ${f} ${f})
-  endforeach()
-  string(REPLACE "~slow-sign" "" pkey "${key}")
-  ngcc_find_instance(${id} ${pkey} p)
-  if(p STREQUAL "")
-    message(WARNING "ngcc: ${id}/${key}: no parent instance ${id}/${pkey}; perf selftests not registered")
-    return()
-  endif()
-  ngcc_iget(${p} root proot)
-  set(script ${PROJECT_SOURCE_DIR}/tests/perf/perf_selftest.cmake)
-  set(common -DPERF=$<TARGET_FILE:ngcc-perf> -DBASELINE=$<TARGET_FILE:ngcc-baseline>
-    "-DLIB=${proot}/libngcc_plain.so" "-DNAME=${id}/${pkey}")
-  add_test(NAME selftest/perf/gate COMMAND ${CMAKE_COMMAND} -DSCENARIO=gate ${common}
-    "-DWORK=${CMAKE_BINARY_DIR}/selftest/perf-gate" -P ${script})
-  set_tests_properties(selftest/perf/gate PROPERTIES LABELS "selftest;perf" RUN_SERIAL TRUE TIMEOUT 240
-    FIXTURES_REQUIRED "ngcc.build.plain.${id}.${pkey}")
-  # the same-run A/B gate: slow-sign (REGRESSION) and the identical copy (PASS)
-  ngcc_find_instance(${id} "${pkey}~copy" c)
-  if(NOT c STREQUAL "")
-    ngcc_iget(${c} root croot)
-    ngcc_iget(${c} records crecords)
-    ngcc_iget(${p} records precords)
-    add_test(NAME selftest/perf/ab COMMAND ${CMAKE_COMMAND} -DSCENARIO=ab ${common}
-      "-DSLOW_LIB=${root}/libngcc_plain.so" "-DSLOW_NAME=${id}/${key}" "-DSLOW_KAT=${records}/kat.json"
-      "-DCOPY_LIB=${croot}/libngcc_plain.so" "-DCOPY_NAME=${id}/${pkey}~copy" "-DCOPY_KAT=${crecords}/kat.json"
-      "-DREF_KAT=${precords}/kat.json" -DBUDGET=6
-      "-DWORK=${CMAKE_BINARY_DIR}/selftest/perf-ab" -P ${script})
-    set_tests_properties(selftest/perf/ab PROPERTIES LABELS "selftest;perf" RUN_SERIAL TRUE TIMEOUT 240
-      FIXTURES_REQUIRED "ngcc.build.plain.${id}.${pkey};ngcc.kat.${id}.${pkey};ngcc.build.plain.${id}.${key};ngcc.kat.${id}.${key};ngcc.build.plain.${id}.${pkey}~copy;ngcc.kat.${id}.${pkey}~copy")
-  endif()
-
-  set(fixtures "ngcc.build.plain.${id}.${pkey}")
-  set(zoo_args)
-  foreach(v IN ITEMS crash-mlen80:CRASH_LIB hang-record:HANG_LIB sign-len-over:LENOVER_LIB)
-    string(REPLACE ":" ";" v "${v}")
-    list(GET v 0 vname)
-    list(GET v 1 var)
-    ngcc_find_instance(${id} "${pkey}~${vname}" z)
-    if(NOT z STREQUAL "")
-      ngcc_iget(${z} root zroot)
-      list(APPEND zoo_args "-D${var}=${zroot}/libngcc_plain.so")
-      list(APPEND fixtures "ngcc.build.plain.${id}.${pkey}~${vname}")
-    endif()
-  endforeach()
-  add_test(NAME selftest/perf/errors COMMAND ${CMAKE_COMMAND} -DSCENARIO=errors ${common} ${zoo_args}
-    "-DWORK=${CMAKE_BINARY_DIR}/selftest/perf-errors" -P ${script})
-  set_tests_properties(selftest/perf/errors PROPERTIES LABELS "selftest;perf" TIMEOUT 120
-    FIXTURES_REQUIRED "${fixtures}")
-
-  ngcc_add_resume_selftests(${id} ${pkey} ${proot})
-
-  # memory and size gates: the fixture's taller-tree sibling (more stack, a
-  # longer signature) against the fixture's baseline
-  ngcc_find_instance(${id} WOTS-192 sib)
-  if(NOT id STREQUAL "fx-wots" OR sib STREQUAL "")
-    return()
-  endif()
-  ngcc_iget(${sib} root sroot)
-  set(pair "-DLIB2=${sroot}/libngcc_plain.so" "-DNAME2=${id}/WOTS-192")
-  set(fixtures "ngcc.build.plain.${id}.${pkey};ngcc.build.plain.${id}.WOTS-192")
-  add_test(NAME selftest/perf/mem COMMAND ${CMAKE_COMMAND} -DSCENARIO=mem ${common} ${pair}
-    -DMEM=$<TARGET_FILE:ngcc-mem> "-DWORK=${CMAKE_BINARY_DIR}/selftest/perf-mem" -P ${script})
-  set(lenover)
-  ngcc_find_instance(${id} "${pkey}~sign-len-over" z)
-  if(NOT z STREQUAL "")
-    ngcc_iget(${z} root zroot)
-    set(lenover "-DLENOVER_LIB=${zroot}/libngcc_plain.so")
-    list(APPEND fixtures "ngcc.build.plain.${id}.${pkey}~sign-len-over")
-  endif()
-  add_test(NAME selftest/perf/sizes COMMAND ${CMAKE_COMMAND} -DSCENARIO=sizes ${common} ${pair} ${lenover}
-    -DSIZES=$<TARGET_FILE:ngcc-sizes> "-DWORK=${CMAKE_BINARY_DIR}/selftest/perf-sizes" -P ${script})
-  set_tests_properties(selftest/perf/mem selftest/perf/sizes PROPERTIES LABELS "selftest;perf" TIMEOUT 120
-    FIXTURES_REQUIRED "${fixtures}")
-endfunction()
-
-# selftest/resume/<label>: every driver on the shared frame keeps a finished
-# record on a rerun with unchanged inputs and runs again when one changes
-# (tests/perf/resume_selftest.cmake), on the fixture id/key (library folder
-# root): perf, mem, sizes, kat, security, and prof, memcheck and sanitizer
-# (the security-asan mode) when registered. security and sanitizer plan a
-# budget from a KAT record the script writes (KAT_JSON): a rewrite that changes
-# only its timestamps keeps the record, a changed op_seconds runs again.
-function(ngcc_add_resume_selftests id key root)
-  set(script ${PROJECT_SOURCE_DIR}/tests/perf/resume_selftest.cmake)
-  set(dir ${CMAKE_BINARY_DIR}/selftest/resume)
-  set(lib ${root}/libngcc_plain.so)
-  set(base "--lib|${lib}|--name|${id}/${key}")
-  set(fix "ngcc.build.plain.${id}.${key}")
-  set(runs
-    "perf|ngcc-perf|${base}|--op|verify|--budget-s|0.05|--warmup-s|0|--trials|3|--pin|none"
-    "mem|ngcc-mem|${base}|--op|verify"
-    "sizes|ngcc-sizes|${base}"
-    "kat|ngcc-kat|${base}|--records|2")
-  if(TARGET ngcc-prof)
-    list(APPEND runs "prof|ngcc-prof|--lib|${root}/libngcc_prof.so|--name|${id}/${key}|--op|verify|--records|2|--max-reps|2")
-    list(APPEND fix "ngcc.build.prof.${id}.${key}")
-  endif()
-  set(sec "--keys|2|--kat-records|2|--budget|600")
-  list(APPEND runs "security|ngcc-security|${base}|${sec}|--kat-record|${dir}/security-kat.json|--log-dir|${dir}/security.logs")
-  set(envs "security|")
-  if(NGCC_ASAN_RUNTIME)
-    list(APPEND runs "sanitizer|ngcc-security|--lib|${root}/libngcc_asan.so|--name|${id}/${key}|--sanitizer|--max-flips|64|${sec}|--kat-record|${dir}/sanitizer-kat.json|--log-dir|${dir}/sanitizer.logs")
-    string(REPLACE ";" "|" e "${NGCC_SANITIZER_ENV}")
-    list(APPEND envs "sanitizer|${e}")
-    list(APPEND fix "ngcc.build.asan.${id}.${key}")
-  endif()
-  if(TARGET ngcc-memcheck AND NGCC_VALGRIND)
-    list(APPEND runs "memcheck|ngcc-memcheck|${base}|--valgrind|${NGCC_VALGRIND}|--suppressions|${PROJECT_SOURCE_DIR}/tests/security/valgrind.supp|--log|${dir}/memcheck.log")
-  endif()
-  set(names "")
-  foreach(r IN LISTS runs)
-    string(REPLACE "|" ";" parts "${r}")
-    list(POP_FRONT parts label tool)
-    string(REPLACE ";" "|" args "${parts}")
-    set(rec "${dir}/${label}.json")
-    set(extra "")
-    if(tool STREQUAL "ngcc-security")
-      set(mine ${envs})
-      list(FILTER mine INCLUDE REGEX "^${label}[|]")
-      string(REGEX REPLACE "^${label}[|]" "" e "${mine}")
-      set(extra "-DKAT_JSON=${dir}/${label}-kat.json" "-DTOOL_ENV=${e}")
-    endif()
-    add_test(NAME selftest/resume/${label} COMMAND ${CMAKE_COMMAND} -DTOOL=$<TARGET_FILE:${tool}>
-      "-DARGS=${args}|--record-out|${rec}" "-DRECORD=${rec}" ${extra} -P ${script})
-    list(APPEND names selftest/resume/${label})
-  endforeach()
-  set_tests_properties(${names} PROPERTIES LABELS "selftest;resume" TIMEOUT 300 FIXTURES_REQUIRED "${fix}")
-endfunction()
-
-# system/info: the host the figures come from (records/system.json)
-add_test(NAME system/info COMMAND ngcc-sysinfo --record-out ${CMAKE_BINARY_DIR}/records/system.json
-  --system ${NGCC_SYSTEM} --counter ${NGCC_PERF_COUNTER}
+# system/info: the host the figures come from, records/system.json, written
+# only by ngcc-system-info (tools/report/ngcc_system_info.c)
+add_test(NAME system/info COMMAND ngcc-system-info --out ${CMAKE_BINARY_DIR}/records/system.json
+  --system-id ${NGCC_SYSTEM} --counter ${NGCC_PERF_COUNTER}
   "--compiler=${CMAKE_C_COMPILER_ID} ${CMAKE_C_COMPILER_VERSION}" --cmake-version ${CMAKE_VERSION})
 set_tests_properties(system/info PROPERTIES LABELS "perf;system" TIMEOUT 60)
 
@@ -467,34 +320,6 @@ add_test(NAME selftest/bench-smoke/ab COMMAND ngcc-bench ab --perf $<TARGET_FILE
   --work "${smoke}/ab" --out "${smoke}/ab.json")
 set_tests_properties(selftest/bench-smoke/counters selftest/bench-smoke/repeat selftest/bench-smoke/ratio
   selftest/bench-smoke/ab PROPERTIES LABELS "selftest;bench-smoke" RUN_SERIAL TRUE TIMEOUT 120)
-# the README's kat-overhead command, as written, on fx-wots/WOTS-192 (when that fixture is built)
-function(ngcc_bench_smoke_kat_overhead id key)
-  if(NOT id STREQUAL "fx-wots" OR NOT key STREQUAL "WOTS-192")
-    return()
-  endif()
-  add_test(NAME selftest/bench-smoke/kat-overhead COMMAND ${CMAKE_COMMAND} -DBUILD=${CMAKE_BINARY_DIR}
-    -DCAND=fx-wots -DINST=WOTS-192 -DREPEAT=1 -P ${PROJECT_SOURCE_DIR}/tools/bench/kat-overhead.cmake)
-  set_tests_properties(selftest/bench-smoke/kat-overhead PROPERTIES LABELS "selftest;bench-smoke" RUN_SERIAL TRUE
-    TIMEOUT 300 FIXTURES_REQUIRED "ngcc.build.plain.fx-wots.WOTS-192")
-endfunction()
+# (selftest/bench-smoke/kat-overhead and the fixture cases of the benchmarks:
+# tests/selftest/bench.cmake; the perf and resume selftests: tests/selftest/)
 
-# fixture operations of the benchmarks, by instance
-set(NGCC_PERF_BENCH_CASES "fx-wots/WOTS-128:sign" "fx-wots/WOTS-128:verify" "fx-xkem/XKEM-128:dec"
-  "fx-xkem/XKEM-128:enc")
-function(ngcc_perf_bench_instance n)
-  if(NOT NGCC_BENCH)
-    return()
-  endif()
-  foreach(f IN ITEMS id key root)
-    ngcc_iget(${n} ${f} ${f})
-  endforeach()
-  foreach(c IN LISTS NGCC_PERF_BENCH_CASES)
-    string(REPLACE ":" ";" c "${c}")
-    list(GET c 0 inst)
-    list(GET c 1 op)
-    if(inst STREQUAL "${id}/${key}")
-      ngcc_perf_bench_case(${id}-${key} "${root}/libngcc_plain.so" ${op}
-        "ngcc.build.plain.${id}.${key};ngcc.kat.${id}.${key}")
-    endif()
-  endforeach()
-endfunction()

@@ -12,13 +12,10 @@ set(NGCC_PROF_MAX_REPS 9 CACHE STRING
 set(NGCC_PROF_TIME_BUDGET 3 CACHE STRING
   "Seconds after which a prof test stops repeating records for the timing (counts are never cut)")
 
-# Zoo variants this label profiles (the others belong to other labels):
-# extra-xof (fx-wots WOTS-128, NGCC_ZOO_EXTRA_XOF) makes one extra pseudoXOF
-# call in sign; its tests are gated against the parent's expectation and its
-# sign test must report the difference (the selftest of the gate).
-set(NGCC_PROF_ZOO_VARIANTS extra-xof)
-set(NGCC_PROF_ZOO_OUTPUT_extra-xof
-  "sign pseudoXOF: expected mean 1072, measured mean 1073 \\(10 of 10 records differ\\)")
+# A zoo variant is profiled only when its "labels" override names prof; its
+# tests are gated against the parent's expectation and carry the selftest
+# label. An expected MISMATCH can name the difference the test must print:
+# "expect": {"prof.<op>": "MISMATCH", "prof.<op>.output": "<regex>"}.
 
 function(ngcc_prof_ops type out)
   if(type STREQUAL "KEM")
@@ -64,8 +61,11 @@ function(ngcc_add_prof_tests n)
   foreach(f IN ITEMS id key zoo type tree root records kat_records memory_limit_mb)
     ngcc_iget(${n} ${f} ${f})
   endforeach()
-  if(zoo AND NOT zoo IN_LIST NGCC_PROF_ZOO_VARIANTS)
-    return()
+  if(zoo)
+    ngcc_iget(${n} labels wanted)
+    if(NOT "prof" IN_LIST wanted)
+      return()
+    endif()
   endif()
   get_property(built GLOBAL PROPERTY NGCC_BUILD_prof_${n})
   if(NOT built)
@@ -98,8 +98,9 @@ function(ngcc_add_prof_tests n)
       list(APPEND cmd --mem-limit-mb ${memory_limit_mb})
     endif()
     # an expected difference must also be printed: checked on the output
-    if(zoo AND expect STREQUAL "MISMATCH" AND DEFINED NGCC_PROF_ZOO_OUTPUT_${zoo})
-      set(cmd ${CMAKE_COMMAND} "-DREGEX=${NGCC_PROF_ZOO_OUTPUT_${zoo}}"
+    ngcc_iget(${n} expect_prof.${op}.output output)
+    if(expect STREQUAL "MISMATCH" AND NOT output STREQUAL "")
+      set(cmd ${CMAKE_COMMAND} "-DREGEX=${output}"
         -P "${PROJECT_SOURCE_DIR}/tests/prof/run_expect_output.cmake" -- ${cmd})
     endif()
     add_test(NAME "${name}" COMMAND ${cmd})
@@ -114,40 +115,4 @@ function(ngcc_add_prof_tests n)
   if(NOT zoo)
     ngcc_prof_expect_target(${id} "${tree}")
   endif()
-  ngcc_add_prof_handcount_test(${n})
-endfunction()
-
-# prof/handcount/<cand>/<key>: the fixtures' hand counts (derived from their
-# algorithm descriptions, tests/prof/prof_handcount.c) against the measured
-# per-record counts. For the extra-xof variant the sign count must be exactly
-# one pseudoXOF call above the hand count.
-function(ngcc_add_prof_handcount_test n)
-  foreach(f IN ITEMS id key zoo type katfile records)
-    ngcc_iget(${n} ${f} ${f})
-  endforeach()
-  ngcc_prof_ops(${type} ops)
-  if(id STREQUAL "fx-wots" AND key MATCHES "^WOTS-(128|192)(~extra-xof)?$")
-    set(h 4)
-    if(CMAKE_MATCH_1 STREQUAL "192")
-      set(h 5)
-    endif()
-    set(args --scheme wots --h ${h} --kat "${katfile}")
-    if(zoo STREQUAL "extra-xof")
-      list(APPEND args --offset sign:pseudoXOF:1)
-    endif()
-  elseif(id STREQUAL "fx-xkem" AND key STREQUAL "XKEM-128")
-    set(args --scheme xkem)
-  elseif(id STREQUAL "fx-template" AND NOT zoo)
-    set(args --scheme zero --type ${type})
-  else()
-    return()
-  endif()
-  set(req "")
-  foreach(op IN LISTS ops)
-    list(APPEND req "ngcc.prof.${id}.${key}.${op}")
-  endforeach()
-  set(name "prof/handcount/${id}/${key}")
-  add_test(NAME "${name}" COMMAND ngcc-prof-handcount ${args} --records-dir "${records}")
-  set_tests_properties("${name}" PROPERTIES LABELS "prof;selftest;${id};${key}"
-    FIXTURES_REQUIRED "${req}" TIMEOUT 60)
 endfunction()

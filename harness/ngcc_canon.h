@@ -1,5 +1,5 @@
 /* ngcc-ctest: the canonical KAT text and its digests.
- * Canonical text (docs/real-submissions.md, "Digest manifests"): strip CR and
+ * Canonical text (manifest format: README.md, "KAT digests"): strip CR and
  * trailing spaces/tabs from each line, drop empty lines, end every kept line
  * with "\n". "nolen" also drops every "<Name>_Len = ..." line; ":N" covers
  * only the first N records (Count = 0 .. Count = N-1). */

@@ -1,13 +1,20 @@
 #!/bin/sh
-# selftest/resume-kill: "nothing lost" for an interrupted campaign.
-# Reruns some real kat tests of this build (their exact command lines, read
-# from <build>/CTestTestfile.cmake, with the records redirected into <work>),
-# SIGKILLs the whole `ctest -L kat` process group while the <victim>-th test
-# is running (a power loss for everything), then:
+# selftest/resume-kill: "nothing lost" for an interrupted campaign, over
+# every label that resumes (build, kat, security, memcheck, perf, mem, sizes,
+# prof, icount: whichever tests the list names).
+# Reruns some real tests of this build (their exact command lines, read from
+# <build>/CTestTestfile.cmake, with the records redirected into <work>; each
+# test's record is its --record-out, or -DRECORD= for a build test), SIGKILLs
+# the whole ctest process group while the <victim>-th test is running (a
+# power loss for everything), then:
 #   - every record written before the kill is complete and still there;
 #   - a rerun with NGCC_RESUME=1 keeps those records untouched (same bytes,
 #     same mtime) and prints "resumed", and runs only the other tests;
 #   - a second resumed rerun runs nothing at all.
+# Inputs a test reads from the records folder (build-*.json) are copied from
+# <build>/records, except those a listed test writes; kat.json comes from the
+# instance's kat test, which the list must name before that instance's other
+# tests and before the victim. The victim must write a <record>.child.log.
 # usage: kat_resume_selftest.sh <build> <work> <ctest> <test,test,...> <victim>
 set -u
 B=$1 W=$2 CTEST=$3 NAMES=$4 VICTIM=$5
@@ -29,19 +36,28 @@ make_testfile() {
     rm -rf "$W"
     mkdir -p "$W/scratch"
     : >"$W/CTestTestfile.cmake"
+    : >"$W/paths"
     for name in $TESTS; do
         line=$(grep -F "add_test([=[$name]=] " "$B/CTestTestfile.cmake") || fail "no test $name in $B/CTestTestfile.cmake"
-        replace "$line" "$B/records/" "$W/records/" >>"$W/CTestTestfile.cmake"
-        printf 'set_tests_properties([=[%s]=] PROPERTIES LABELS "kat" ENVIRONMENT "NGCC_SCRATCH_DIR=%s/scratch")\n' \
+        line=$(replace "$line" "$B/records/" "$W/records/")
+        printf '%s\n' "$line" >>"$W/CTestTestfile.cmake"
+        printf 'set_tests_properties([=[%s]=] PROPERTIES LABELS "resume-kill" ENVIRONMENT "NGCC_SCRATCH_DIR=%s/scratch")\n' \
             "$name" "$W" >>"$W/CTestTestfile.cmake"
-        mkdir -p "$W/records/${name#kat/}"
-        # the build record the test reads (--build-record moved with the records)
-        cp "$B/records/${name#kat/}/build-plain.json" "$W/records/${name#kat/}/" ||
-            fail "no build record for $name in $B/records (run its build test first)"
+        rec=$(printf '%s\n' "$line" | sed -n 's/.*"--record-out" "\([^"]*\)".*/\1/p; s/.*"-DRECORD=\([^"]*\)".*/\1/p' | head -n 1)
+        [ -n "$rec" ] || fail "$name: no --record-out or -DRECORD= in its command line"
+        echo "$name $rec" >>"$W/paths"
+        dir=$(dirname "$rec")
+        mkdir -p "$dir"
+        # the build records the test reads (--build-record moved with the records)
+        src="$B/records/${dir#"$W/records/"}"
+        ls "$src"/build-*.json >/dev/null 2>&1 || fail "no build record for $name in $src (run its build test first)"
+        cp "$src"/build-*.json "$dir/"
     done
+    # a record a listed test writes is not an input
+    while read -r name rec; do rm -f "$rec"; done <"$W/paths"
 }
 
-record() { echo "$W/records/${1#kat/}/kat.json"; }
+record() { awk -v n="$1" '$1 == n { print $2 }' "$W/paths"; }
 
 # state of a record: "<sha256> <mtime with ns>", or "none"
 state() {
@@ -56,11 +72,12 @@ state() {
 # returns 1 if the victim finished before it could be killed
 killed_run() {
     make_testfile
-    setsid "$CTEST" --test-dir "$W" -L kat -j1 >"$W/run1.log" 2>&1 &
+    setsid "$CTEST" --test-dir "$W" -L resume-kill -j1 >"$W/run1.log" 2>&1 &
     pid=$!
-    vdir="$W/records/${victim#kat/}"
+    vlog="$(record "$victim")"
+    vlog="${vlog%.json}.child.log"
     waited=0
-    while [ ! -e "$vdir/kat.child.log" ]; do
+    while [ ! -e "$vlog" ]; do
         kill -0 "$pid" 2>/dev/null || fail "ctest ended before $victim started (see $W/run1.log)"
         sleep 0.01
         waited=$((waited + 1))
@@ -89,7 +106,8 @@ for name in $TESTS; do
 "
     if [ "$s" != none ]; then
         r=$(record "$name")
-        grep -q '"fingerprint"' "$r" && grep -q '"verdict"' "$r" && [ "$(tail -c 2 "$r" | head -c 1)" = "}" ] ||
+        { [ "${name%%/*}" = build ] || grep -q '"fingerprint"' "$r"; } && grep -q '"verdict"' "$r" &&
+            [ "$(tail -c 2 "$r" | head -c 1)" = "}" ] ||
             fail "$r is not a complete record after the kill"
         echo "ok   finished before the kill, record complete: $name"
     else
@@ -100,12 +118,18 @@ done
 nbefore=$(printf '%s' "$before" | grep -vc ' none$')
 [ "$nbefore" -ge $((VICTIM - 1)) ] || fail "only $nbefore records before the kill, wanted at least $((VICTIM - 1))"
 
-NGCC_RESUME=1 "$CTEST" --test-dir "$W" -L kat -j1 -V >"$W/run2.log" 2>&1 || fail "the resumed rerun failed (see $W/run2.log)"
+# "ngcc: resumed <label> <cand>/<inst>[/<op>]: ..." (build: "... <cand>/<inst> [<variant>]: ...")
+was_resumed() {
+    grep -qF -e "ngcc: resumed ${1%%/*} ${1#*/}:" -e "ngcc: resumed ${1%%/*} ${1#*/} [" "$2"
+}
+
+NGCC_RESUME=1 "$CTEST" --test-dir "$W" -L resume-kill -j1 -V >"$W/run2.log" 2>&1 ||
+    fail "the resumed rerun failed (see $W/run2.log)"
 for name in $TESTS; do
     old=$(printf '%s' "$before" | grep -F "$name " | cut -d' ' -f2-)
     new=$(state "$name")
     resumed=no
-    grep -q "ngcc: resumed kat ${name#kat/}:" "$W/run2.log" && resumed=yes
+    was_resumed "$name" "$W/run2.log" && resumed=yes
     if [ "$old" != none ]; then
         [ "$new" = "$old" ] || fail "$name: its record changed on the rerun ($old -> $new)"
         [ $resumed = yes ] || fail "$name: finished before the kill but not resumed"
@@ -117,8 +141,16 @@ for name in $TESTS; do
     fi
 done
 
-NGCC_RESUME=1 "$CTEST" --test-dir "$W" -L kat -j1 -V >"$W/run3.log" 2>&1 || fail "the second rerun failed (see $W/run3.log)"
-n=$(grep -c "ngcc: resumed kat" "$W/run3.log")
+NGCC_RESUME=1 "$CTEST" --test-dir "$W" -L resume-kill -j1 -V >"$W/run3.log" 2>&1 ||
+    fail "the second rerun failed (see $W/run3.log)"
+n=0
+for name in $TESTS; do
+    if was_resumed "$name" "$W/run3.log"; then
+        n=$((n + 1))
+    else
+        echo "not resumed on the second rerun: $name"
+    fi
+done
 total=$(echo "$TESTS" | wc -w)
 [ "$n" -eq "$total" ] || fail "second rerun: $n of $total tests resumed (see $W/run3.log)"
 echo "ok   second rerun: all $total tests resumed, nothing run again"

@@ -1,4 +1,4 @@
-/* ngcc-perf: the fields every perf, mem, sizes and system record shares
+/* ngcc-perf: the fields every perf, mem and sizes record shares
  * besides verdict, detail and expected (the frame's, ngcc_frame.h): library
  * and its SHA-256, system, and the library's own metadata. */
 #ifndef PERF_RECORD_H

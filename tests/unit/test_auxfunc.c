@@ -1,6 +1,6 @@
 /* ngcc-ctest unit tests: ICCS auxiliary functions pseudohash and pseudoXOF
  * (iccs/src/auxfunc.c; sm3hash is covered by test_sm3.c).
- * Vectors: docs/iccs-api.md section 3.6. Byte-aligned pseudohash inputs are
+ * Vectors: outputs of runs of the official ICCS API_PKC auxfunc.c. Byte-aligned pseudohash inputs are
  * also recomputed from the definition with OpenSSL's SM3 and HMAC-SM3. */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,5 +1,6 @@
 /* ngcc-ctest unit tests: ICCS DRNG (iccs/src/drng.c).
- * Vectors: docs/iccs-api.md section 2.3, and the KAT Seed/M columns of 1.5. */
+ * Vectors: outputs of runs of the official ICCS API_PKC drng.c, and the
+ * Seed/M columns every official KAT file shares. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

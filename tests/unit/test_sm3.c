@@ -1,5 +1,5 @@
 /* ngcc-ctest unit tests: the private bit-granular SM3 (iccs/src/sm3.c) and the
- * public sm3hash wrapper. Vectors: docs/iccs-api.md section 3.6; byte-aligned
+ * public sm3hash wrapper. Vectors: outputs of the official ICCS auxfunc.c; byte-aligned
  * inputs are also cross-checked against OpenSSL's EVP_sm3.
  *
  *   test_sm3        default group (fast)

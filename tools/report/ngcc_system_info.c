@@ -1,7 +1,11 @@
-/* ngcc-system-info: the CTest test system/info. Records the assessment
- * environment (processor, clock and whether it is fixed, memory, OS and
- * kernel, compiler, CMake, the cycle counter available) in
- * <build>/records/system.json, the record behind section 2 of every page. */
+/* ngcc-system-info: the CTest test system/info, the one writer of
+ * <build>/records/system.json (kind system), the record behind section 2 of
+ * every page. Records the assessment environment: processor, clock and
+ * whether it is fixed, memory, OS and kernel, compiler, CMake, and the
+ * counter the timing tests use (opened with harness/ngcc_counter.h as
+ * ngcc-perf does: name, frequency, overhead, resolution, why better counters
+ * were not available). Verdict PASS, or ERROR if the wanted counter does not
+ * open or the record cannot be written. */
 #define _GNU_SOURCE
 #include <ctype.h>
 #include <errno.h>
@@ -14,6 +18,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include "ngcc_counter.h"
 #include "ngcc_record.h"
 #include "ngcc_util.h"
 
@@ -157,9 +162,9 @@ static void add_os(cJSON *r, const struct utsname *u)
         cJSON_AddNumberToObject(m, "total_kb", kb);
 }
 
-/* which counter a timing test can use here: user-mode core cycles if the
- * kernel allows perf_event_open, else the architecture's constant counter */
-static void add_counter(cJSON *r, const struct utsname *u)
+/* the counter a timing test uses here (ctr, opened as ngcc-perf opens it;
+ * ok 0 if it did not open) and whether user-mode core cycles are allowed */
+static void add_counter(cJSON *r, const ngcc_counter *ctr, int ok)
 {
     struct perf_event_attr a;
     memset(&a, 0, sizeof a);
@@ -170,25 +175,23 @@ static void add_counter(cJSON *r, const struct utsname *u)
     a.exclude_hv = 1;
     long fd = syscall(SYS_perf_event_open, &a, 0, -1, -1, 0);
     int err = errno;
-    char detail[256];
+    char detail[512];
     cJSON *c = cJSON_AddObjectToObject(r, "counter");
     long paranoid = read_long("/proc/sys/kernel/perf_event_paranoid");
+    cJSON_AddStringToObject(c, "name", ok ? ctr->name : "");
     if (fd >= 0) {
         close((int)fd);
-        cJSON_AddStringToObject(c, "name", "perf_event:cycles");
         snprintf(detail, sizeof detail, "perf_event_open(cycles, user mode) works (perf_event_paranoid=%ld)", paranoid);
-    } else {
-        const char *fallback = !strcmp(u->machine, "x86_64")    ? "tsc"
-                               : !strcmp(u->machine, "aarch64") ? "cntvct"
-                                                                : "clock_gettime";
-        cJSON_AddStringToObject(c, "name", fallback);
-        snprintf(detail, sizeof detail,
-                 "perf_event_open(cycles, user mode): %s (perf_event_paranoid=%ld); "
-                 "fallback %s",
-                 strerror(err), paranoid, fallback);
-    }
+    } else
+        snprintf(detail, sizeof detail, "perf_event_open(cycles, user mode): %s (perf_event_paranoid=%ld); fallback %s",
+                 strerror(err), paranoid, ok ? ctr->name : "none");
     cJSON_AddBoolToObject(c, "perf_event_cycles", fd >= 0);
     cJSON_AddStringToObject(c, "detail", detail);
+    cJSON_AddNumberToObject(c, "freq_hz", ok ? ctr->freq_hz : 0);
+    cJSON_AddStringToObject(c, "freq_source", ok ? ctr->freq_source : "");
+    cJSON_AddNumberToObject(c, "overhead_ticks", ok ? ctr->overhead_ticks : 0);
+    cJSON_AddNumberToObject(c, "resolution_ticks", ok ? ctr->resolution_ticks : 0);
+    cJSON_AddStringToObject(c, "fallback", ctr->fallback);
 }
 
 /* "x86_64-intel-xeon-cpu-e5-2680-v4-2c": arch, model and cores, lowercase */
@@ -213,12 +216,9 @@ static void derive_id(const cJSON *r, char *out, size_t cap)
 
 int main(int argc, char **argv)
 {
-    static const struct option lo[] = {{"out", 1, 0, 'o'},
-                                       {"system-id", 1, 0, 'i'},
-                                       {"compiler", 1, 0, 'c'},
-                                       {"cmake-version", 1, 0, 'm'},
-                                       {0, 0, 0, 0}};
-    const char *out = NULL, *id = NULL, *compiler = "", *cmake = "";
+    static const struct option lo[] = {{"out", 1, 0, 'o'},           {"system-id", 1, 0, 'i'}, {"compiler", 1, 0, 'c'},
+                                       {"cmake-version", 1, 0, 'm'}, {"counter", 1, 0, 'k'},   {0, 0, 0, 0}};
+    const char *out = NULL, *id = NULL, *compiler = "", *cmake = "", *want = "auto";
     int c;
     while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
         switch (c) {
@@ -234,9 +234,12 @@ int main(int argc, char **argv)
         case 'm':
             cmake = optarg;
             break;
+        case 'k':
+            want = optarg;
+            break;
         default:
             fprintf(stderr, "usage: ngcc-system-info --out <records>/system.json [--system-id ID] "
-                            "[--compiler TEXT] [--cmake-version V]\n");
+                            "[--compiler TEXT] [--cmake-version V] [--counter auto|perf|tsc|cntvct|monotonic]\n");
             return 2;
         }
     }
@@ -252,7 +255,10 @@ int main(int argc, char **argv)
     add_os(r, &u);
     cJSON_AddStringToObject(r, "compiler", compiler);
     cJSON_AddStringToObject(r, "cmake_version", cmake);
-    add_counter(r, &u);
+    ngcc_counter ctr;
+    int ok = ngcc_counter_open(&ctr, want) == 0;
+    add_counter(r, &ctr, ok);
+    ngcc_counter_close(&ctr);
     char sid[128];
     if (id)
         snprintf(sid, sizeof sid, "%s", id);
@@ -260,18 +266,22 @@ int main(int argc, char **argv)
         derive_id(r, sid, sizeof sid);
     cJSON_ReplaceItemInObject(r, "name", cJSON_CreateString(sid));
     cJSON_AddStringToObject(r, "system_id", sid);
-    cJSON_AddStringToObject(r, "verdict", "PASS");
+    cJSON_AddStringToObject(r, "verdict", ok ? "PASS" : "ERROR");
     cJSON_AddStringToObject(r, "expected", "PASS");
     const cJSON *cpu = cJSON_GetObjectItem(r, "cpu");
     char detail[700];
-    snprintf(detail, sizeof detail, "%s, %d cores; counter %s", cJSON_GetObjectItem(cpu, "model")->valuestring,
-             (int)cJSON_GetObjectItem(cpu, "cores")->valuedouble,
-             cJSON_GetObjectItem(cJSON_GetObjectItem(r, "counter"), "name")->valuestring);
+    if (ok)
+        snprintf(detail, sizeof detail,
+                 "%s, %d cores; counter %s at %.6g Hz, overhead %.0f ticks, resolution %.0f ticks",
+                 cJSON_GetObjectItem(cpu, "model")->valuestring, (int)cJSON_GetObjectItem(cpu, "cores")->valuedouble,
+                 ctr.name, ctr.freq_hz, ctr.overhead_ticks, ctr.resolution_ticks);
+    else
+        snprintf(detail, sizeof detail, "no counter '%s': %s", want, ctr.fallback);
     cJSON_AddStringToObject(r, "detail", detail);
     int rc = ngcc_record_write(r, out);
     printf("<DartMeasurement name=\"cores\" type=\"numeric/integer\">%d</DartMeasurement>\n",
            (int)cJSON_GetObjectItem(cpu, "cores")->valuedouble);
-    printf("ngcc: verdict system %s: %s: %s\n", sid, rc == 0 ? "PASS" : "ERROR", rc == 0 ? detail : out);
+    printf("ngcc: verdict system %s: %s: %s\n", sid, ok && rc == 0 ? "PASS" : "ERROR", rc == 0 ? detail : out);
     cJSON_Delete(r);
-    return rc == 0 ? 0 : 1;
+    return ok && rc == 0 ? 0 : 1;
 }

@@ -5,12 +5,12 @@
 #include "report_fmt.h"
 #include "report_sections.h"
 
-const char *rec_verdict(const rp_record *r)
+const char *rs_rec_verdict(const rp_record *r)
 {
     return r && r->json ? rj_str(r->json, "verdict") : NULL;
 }
 
-int verdict_ok(const char *v)
+int rs_verdict_ok(const char *v)
 {
     /* RECORDED, NOBASELINE: passing, nothing committed to gate against (prof; perf on a
      * machine class without baselines); FINDING: reported, passing (a declared claim
@@ -19,7 +19,7 @@ int verdict_ok(const char *v)
                  strcmp(v, "NOBASELINE") == 0 || strcmp(v, "FINDING") == 0);
 }
 
-int note_malformed(rd_doc *d, const rp_record *r)
+int rs_note_malformed(rd_doc *d, const rp_record *r)
 {
     if (!r || r->json)
         return 0;
@@ -27,10 +27,10 @@ int note_malformed(rd_doc *d, const rp_record *r)
                    r->error ? r->error : "cannot be read");
 }
 
-int note_verdict(rd_doc *d, const rp_record *r)
+int rs_note_verdict(rd_doc *d, const rp_record *r)
 {
-    const char *v = rec_verdict(r);
-    if (!v || verdict_ok(v))
+    const char *v = rs_rec_verdict(r);
+    if (!v || rs_verdict_ok(v))
         return 0;
     const char *detail = rj_str(r->json, "detail");
     /* prof records keep the expectation file entry in "expected" and the verdict in "expected_verdict" */
@@ -47,41 +47,41 @@ int note_verdict(rd_doc *d, const rp_record *r)
                    detail ? detail : "no detail recorded");
 }
 
-void cell_verdict(rd_doc *d, rd_table *t, const rp_record *r, const char *dir, const char *file, const char *label)
+void rs_cell_verdict(rd_doc *d, rd_table *t, const rp_record *r, const char *dir, const char *file, const char *label)
 {
     if (!r) {
         rd_cell_note(t, rd_note(d, "%s/%s: no such record (run ctest -L %s).", dir, file, label), "%s", NGCC_FMT_GAP);
         return;
     }
     if (!r->json) {
-        rd_cell_note(t, note_malformed(d, r), "%s", NGCC_FMT_GAP);
+        rd_cell_note(t, rs_note_malformed(d, r), "%s", NGCC_FMT_GAP);
         return;
     }
-    const char *v = rec_verdict(r);
+    const char *v = rs_rec_verdict(r);
     if (!v) {
         rd_cell_note(t, rd_note(d, "%s has no \"verdict\" field.", r->file), "%s", NGCC_FMT_GAP);
         return;
     }
-    rd_cell_note(t, note_verdict(d, r), "%s", v);
+    rd_cell_note(t, rs_note_verdict(d, r), "%s", v);
 }
 
-void list_add(char *list, size_t cap, const char *name)
+void rs_list_add(char *list, size_t cap, const char *name)
 {
     size_t l = strlen(list);
     snprintf(list + l, cap - l, "%s%s", l ? ", " : "", name);
 }
 
-void cell_missing(rd_table *t, const rp_record *r, const char *field, char *missing, size_t cap)
+void rs_cell_missing(rd_table *t, const rp_record *r, const char *field, char *missing, size_t cap)
 {
     if (r && r->json) {
         rd_cell_gap(t);
-        list_add(missing, cap, field);
+        rs_list_add(missing, cap, field);
     } else
         rd_cell_text(t, "%s", NGCC_FMT_GAP);
 }
 
-void cell_num(rd_table *t, const rp_record *r, const char *path, char *(*fmt)(char *, double), char *missing,
-              size_t cap)
+void rs_cell_num(rd_table *t, const rp_record *r, const char *path, char *(*fmt)(char *, double), char *missing,
+                 size_t cap)
 {
     double v;
     if (r && r->json && rj_num(r->json, path, &v)) {
@@ -89,22 +89,22 @@ void cell_num(rd_table *t, const rp_record *r, const char *path, char *(*fmt)(ch
         rd_cell_text(t, "%s", fmt(buf, v));
         return;
     }
-    cell_missing(t, r, path, missing, cap);
+    rs_cell_missing(t, r, path, missing, cap);
 }
 
-int is_zoo(const char *key)
+int rs_is_zoo(const char *key)
 {
     return strchr(key, '~') != NULL;
 }
 
-const char *inst_dir(const rs_ctx *x, const rp_instance *in)
+const char *rs_inst_dir(const rs_ctx *x, const rp_instance *in)
 {
     static char buf[512];
     snprintf(buf, sizeof buf, "%s/%s", x->cand->id, in->key);
     return buf;
 }
 
-int timed_anyway(const rp_instance *in)
+int rs_timed_anyway(const rp_instance *in)
 {
     for (size_t i = 0; i < in->nrecs; i++) {
         int b;
@@ -115,13 +115,13 @@ int timed_anyway(const rp_instance *in)
     return 0;
 }
 
-int note_timed_anyway(rd_doc *d, const rs_ctx *x, const rp_instance *in)
+int rs_note_timed_anyway(rd_doc *d, const rs_ctx *x, const rp_instance *in)
 {
-    if (!timed_anyway(in))
+    if (!rs_timed_anyway(in))
         return 0;
-    const char *kv = rec_verdict(rp_find(in, "kat", NULL));
+    const char *kv = rs_rec_verdict(rp_find(in, "kat", NULL));
     return rd_note(d,
                    "%s was timed anyway: its KAT verdict is %s, so its figures describe an implementation that "
                    "does not reproduce its own test vectors.",
-                   inst_dir(x, in), kv ? kv : "missing");
+                   rs_inst_dir(x, in), kv ? kv : "missing");
 }

@@ -27,12 +27,12 @@ rd_doc *rpg_candidate(const rp_system *s, const rp_candidate *cand)
     rd_doc *d = rd_new(title, "../");
     rd_link(d, "../index", "Index of all candidates");
     rs_ctx x = {d, s, cand};
-    sec_basic(&x);
-    sec_environment(&x);
-    sec_functional(&x);
-    sec_performance(&x);
-    sec_resources(&x);
-    sec_sizes(&x);
-    sec_evidence(&x);
+    rs_section_basic(&x);
+    rs_section_environment(&x);
+    rs_section_functional(&x);
+    rs_section_performance(&x);
+    rs_section_resources(&x);
+    rs_section_sizes(&x);
+    rs_section_evidence(&x);
     return d;
 }

@@ -126,7 +126,7 @@ static void compare_pair(rd_doc *d, const rp_system *ref, const rp_system *s)
             else if (rp_find(ra, "perf", NULL)) {
                 char one[300];
                 snprintf(one, sizeof one, "%s/%s", ref->cand[k].id, ra->key);
-                list_add(only, sizeof only, one);
+                rs_list_add(only, sizeof only, one);
             }
         }
     if (only[0])

@@ -57,17 +57,17 @@ static void times_text(const rp_instance *in, char *out, size_t cap)
 static void flags_text(const rp_instance *in, char *out, size_t cap)
 {
     out[0] = 0;
-    if (is_zoo(in->key))
-        list_add(out, cap, "zoo variant");
-    if (timed_anyway(in))
-        list_add(out, cap, "timed anyway");
+    if (rs_is_zoo(in->key))
+        rs_list_add(out, cap, "zoo variant");
+    if (rs_timed_anyway(in))
+        rs_list_add(out, cap, "timed anyway");
     int bad = 0;
     for (size_t k = 0; k < in->nrecs; k++)
         bad += !in->recs[k]->json;
     if (bad) {
         char b[64];
         snprintf(b, sizeof b, "%d malformed record%s", bad, bad > 1 ? "s" : "");
-        list_add(out, cap, b);
+        rs_list_add(out, cap, b);
     }
 }
 
@@ -84,11 +84,11 @@ static void instance_row(rd_doc *d, rd_table *t, const rp_system *s, const rp_ca
     rd_cell_text(t, "%s", type ? type : NGCC_FMT_GAP);
     if (system_col)
         rd_cell_text(t, "%s", s->id);
-    cell_verdict(d, t, rp_find(in, "build", "plain"), dir, "build-plain.json", "build");
-    cell_verdict(d, t, rp_find(in, "kat", NULL), dir, "kat.json", "kat");
+    rs_cell_verdict(d, t, rp_find(in, "build", "plain"), dir, "build-plain.json", "build");
+    rs_cell_verdict(d, t, rp_find(in, "kat", NULL), dir, "kat.json", "kat");
     const rp_record *sec = rp_find(in, "security", NULL);
     if (sec || rp_has_kind(s, NULL, "security"))
-        cell_verdict(d, t, sec, dir, "security.json", "security");
+        rs_cell_verdict(d, t, sec, dir, "security.json", "security");
     else
         rd_cell_text(t, "not run");
     times_text(in, text, sizeof text);
@@ -106,7 +106,7 @@ static void summary(rd_doc *d, const rp_campaign *c)
         for (size_t k = 0; k < c->sys[i].ncand; k++) {
             ncand++;
             for (size_t m = 0; m < c->sys[i].cand[k].ninst; m++) {
-                const char *v = rec_verdict(rp_find(&c->sys[i].cand[k].inst[m], "kat", NULL));
+                const char *v = rs_rec_verdict(rp_find(&c->sys[i].cand[k].inst[m], "kat", NULL));
                 ninst++;
                 pass += v && strcmp(v, "PASS") == 0;
             }

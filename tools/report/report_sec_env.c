@@ -28,7 +28,7 @@ static void basic_row(rs_ctx *x, rd_table *t, const rp_instance *in)
             rd_cell_text(t, "%s", v);
         else {
             rd_cell_gap(t);
-            list_add(missing, sizeof missing, fields[i]);
+            rs_list_add(missing, sizeof missing, fields[i]);
         }
     }
     const char *tilde = strchr(in->key, '~');
@@ -41,12 +41,12 @@ static void basic_row(rs_ctx *x, rd_table *t, const rp_instance *in)
     else
         rd_cell_text(t, "%s", "");
     if (!m)
-        rd_row_gaps(x->doc, t, "%s: no record with a \"meta\" object (run ctest -L kat).", inst_dir(x, in));
+        rd_row_gaps(x->doc, t, "%s: no record with a \"meta\" object (run ctest -L kat).", rs_inst_dir(x, in));
     else
-        rd_row_gaps(x->doc, t, "%s: meta lacks %s.", inst_dir(x, in), missing);
+        rd_row_gaps(x->doc, t, "%s: meta lacks %s.", rs_inst_dir(x, in), missing);
 }
 
-void sec_basic(rs_ctx *x)
+void rs_section_basic(rs_ctx *x)
 {
     rd_heading(x->doc, 2, "1. Basic information");
     char cats[160] = "";
@@ -56,7 +56,7 @@ void sec_basic(rs_ctx *x)
         const char *tn = type_name(m ? rj_str(m, "type") : NULL);
         if (tn && seen[0] != tn && seen[1] != tn) {
             seen[seen[0] ? 1 : 0] = tn;
-            list_add(cats, sizeof cats, tn);
+            rs_list_add(cats, sizeof cats, tn);
         }
     }
     rd_para(x->doc, "Category: %s. Algorithm: %s. Instances on this system: %zu.", cats[0] ? cats : NGCC_FMT_GAP,
@@ -138,7 +138,7 @@ static void distinct_meta(rs_ctx *x, const char *field, char *out, size_t cap)
         const cJSON *m = rp_meta(&x->cand->inst[i]);
         const char *v = m ? rj_str(m, field) : NULL;
         if (v && !strstr(out, v))
-            list_add(out, cap, v);
+            rs_list_add(out, cap, v);
     }
 }
 
@@ -163,7 +163,7 @@ static void perf_counters(rs_ctx *x, char *out, size_t cap)
             if (rj_num(j, "counter.resolution_ticks", &d))
                 snprintf(one + strlen(one), sizeof one - strlen(one), ", resolution %s ticks", ngcc_fmt_count(v, d));
             if (!strstr(out, one))
-                list_add(out, cap, one);
+                rs_list_add(out, cap, one);
         }
     }
 }
@@ -204,7 +204,7 @@ static void env_campaign(rs_ctx *x, rd_table *t)
     rd_row_gaps(x->doc, t, "No record carries an end_utc time.");
 }
 
-void sec_environment(rs_ctx *x)
+void rs_section_environment(rs_ctx *x)
 {
     rs_sysview v;
     rs_sysview_read(x->sys->system ? x->sys->system->json : NULL, &v);

@@ -9,15 +9,15 @@ static void evidence_row(rs_ctx *x, rd_table *t, const rp_record *r)
     rd_cell_text(t, "%s", r->file);
     rd_cell_text(t, "%s", r->kind);
     if (!r->json)
-        rd_cell_note(t, note_malformed(x->doc, r), "malformed");
+        rd_cell_note(t, rs_note_malformed(x->doc, r), "malformed");
     else {
-        const char *v = rec_verdict(r);
+        const char *v = rs_rec_verdict(r);
         rd_cell_text(t, "%s", v ? v : NGCC_FMT_GAP);
     }
     rd_cell_text(t, "%s", r->sha256);
 }
 
-void sec_evidence(rs_ctx *x)
+void rs_section_evidence(rs_ctx *x)
 {
     rd_heading(x->doc, 2, "7. Raw evidence");
     rd_para(x->doc,

@@ -11,15 +11,15 @@ static void kat_row(rs_ctx *x, rd_table *t, const rp_instance *in, const rp_reco
 {
     const rp_record *build = rp_find(in, "build", "plain");
     const cJSON *m = rp_meta(in);
-    const char *dir = inst_dir(x, in);
+    const char *dir = rs_inst_dir(x, in);
     rd_cell_text(t, "%s", label);
     const char *fs = build && build->json ? rj_str(build->json, "flagset") : NULL;
     if (!fs && m)
         fs = rj_str(m, "flagset");
     rd_cell_text(t, "%s", fs ? fs : "");
-    cell_verdict(x->doc, t, build, dir, "build-plain.json", "build");
-    cell_verdict(x->doc, t, kat, dir, "kat.json", "kat");
-    int ta = note_timed_anyway(x->doc, x, in);
+    rs_cell_verdict(x->doc, t, build, dir, "build-plain.json", "build");
+    rs_cell_verdict(x->doc, t, kat, dir, "kat.json", "kat");
+    int ta = rs_note_timed_anyway(x->doc, x, in);
     if (ta) {
         rd_cell *c = rd_at(t, t->nrows - 1, 3);
         char *s = NULL;
@@ -75,7 +75,7 @@ static void flags_table(rs_ctx *x)
             const cJSON *mk = rp_meta(&x->cand->inst[k]);
             const char *fk = mk ? rj_str(mk, "flags") : NULL, *fsk = mk ? rj_str(mk, "flagset") : NULL;
             if (fk && !strcmp(fk, flags) && !strcmp(fsk ? fsk : "", fs ? fs : ""))
-                list_add(insts, sizeof insts, x->cand->inst[k].key);
+                rs_list_add(insts, sizeof insts, x->cand->inst[k].key);
         }
         if (!t)
             t = rd_table_new(x->doc, "llll", "Flag set", "Compiler", "Compiler flags", "Instances");
@@ -143,18 +143,18 @@ static void check_cell(rs_ctx *x, rd_table *t, const rp_record *r, const char *n
 
 static void security_row(rs_ctx *x, rd_table *t, const rp_instance *in, const char **names, size_t n, int san, int mem)
 {
-    const char *dir = inst_dir(x, in);
+    const char *dir = rs_inst_dir(x, in);
     const rp_record *r = rp_find(in, "security", NULL);
     rd_cell_text(t, "%s", in->key);
-    cell_verdict(x->doc, t, r, dir, "security.json", "security");
+    rs_cell_verdict(x->doc, t, r, dir, "security.json", "security");
     if (r && r->json && !cJSON_IsArray(rj_get(r->json, "checks")))
         rd_last_note(t, rd_note(x->doc, "%s has no \"checks\" array: its checks are not shown.", r->file));
     for (size_t k = 0; k < n; k++)
         check_cell(x, t, r, names[k]);
     if (san)
-        cell_verdict(x->doc, t, rp_find(in, "sanitizer", NULL), dir, "sanitizer.json", "security");
+        rs_cell_verdict(x->doc, t, rp_find(in, "sanitizer", NULL), dir, "sanitizer.json", "security");
     if (mem)
-        cell_verdict(x->doc, t, rp_find(in, "memcheck", NULL), dir, "memcheck.json", "memcheck");
+        rs_cell_verdict(x->doc, t, rp_find(in, "memcheck", NULL), dir, "memcheck.json", "memcheck");
 }
 
 static void return_codes(rs_ctx *x)
@@ -266,7 +266,7 @@ static void security_table(rs_ctx *x)
     return_codes(x);
 }
 
-void sec_functional(rs_ctx *x)
+void rs_section_functional(rs_ctx *x)
 {
     rd_heading(x->doc, 2, "3. Functional testing");
     rd_para(x->doc, "The KAT test replays the official KAT driver bit for bit and compares the produced text with "

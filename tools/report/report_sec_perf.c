@@ -16,7 +16,7 @@ static void untimed(rs_ctx *x, const char *kind, const char *what)
     char list[2048] = "";
     for (size_t i = 0; i < x->cand->ninst; i++)
         if (!rp_find(&x->cand->inst[i], kind, NULL))
-            list_add(list, sizeof list, x->cand->inst[i].key);
+            rs_list_add(list, sizeof list, x->cand->inst[i].key);
     if (list[0])
         rd_para(x->doc, "No %s records (%s): %s.", kind, what, list);
 }
@@ -30,7 +30,7 @@ static void cell_n(rd_table *t, const rp_record *r, char *missing, size_t cap)
     else if (j && rj_num(j, "stats.n", &n))
         rd_cell_text(t, "%.0f", n);
     else
-        cell_missing(t, r, "stats.trials/stats.iterations", missing, cap);
+        rs_cell_missing(t, r, "stats.trials/stats.iterations", missing, cap);
 }
 
 static void cell_iqr(rd_table *t, const rp_record *r, char *missing, size_t cap)
@@ -40,7 +40,7 @@ static void cell_iqr(rd_table *t, const rp_record *r, char *missing, size_t cap)
     if (r->json && rj_num(r->json, "stats.q1", &q1) && rj_num(r->json, "stats.q3", &q3))
         rd_cell_text(t, "%s", ngcc_fmt_count(b, q3 - q1));
     else
-        cell_missing(t, r, "stats.q1/stats.q3", missing, cap);
+        rs_cell_missing(t, r, "stats.q1/stats.q3", missing, cap);
 }
 
 static void cell_baseline(rd_table *t, const rp_record *r)
@@ -75,15 +75,15 @@ static void perf_row(rs_ctx *x, rd_table *t, const rp_instance *in, const rp_rec
 {
     char missing[512] = "";
     rd_cell_text(t, "%s", in->key);
-    int note = r->json ? note_verdict(x->doc, r) : note_malformed(x->doc, r);
+    int note = r->json ? rs_note_verdict(x->doc, r) : rs_note_malformed(x->doc, r);
     rd_cell_note(t, note, "%s", r->op ? r->op : "?");
     int ta;
     if (r->json && rj_bool(r->json, "timed_anyway", &ta) && ta)
-        rd_last_note(t, note_timed_anyway(x->doc, x, in));
-    cell_num(t, r, "stats.mean_cycles", ngcc_fmt_count, missing, sizeof missing);
-    cell_num(t, r, "stats.mean_ns", ngcc_fmt_time_ns, missing, sizeof missing);
-    cell_num(t, r, "stats.ops_per_s", ngcc_fmt_rate, missing, sizeof missing);
-    cell_num(t, r, "stats.median", ngcc_fmt_count, missing, sizeof missing);
+        rd_last_note(t, rs_note_timed_anyway(x->doc, x, in));
+    rs_cell_num(t, r, "stats.mean_cycles", ngcc_fmt_count, missing, sizeof missing);
+    rs_cell_num(t, r, "stats.mean_ns", ngcc_fmt_time_ns, missing, sizeof missing);
+    rs_cell_num(t, r, "stats.ops_per_s", ngcc_fmt_rate, missing, sizeof missing);
+    rs_cell_num(t, r, "stats.median", ngcc_fmt_count, missing, sizeof missing);
     cell_iqr(t, r, missing, sizeof missing);
     cell_n(t, r, missing, sizeof missing);
     if (icount_col)
@@ -137,7 +137,7 @@ static void reference_clock_caveat(rs_ctx *x)
                                 ? !cycles
                                 : !strcmp(name, "tsc") || !strcmp(name, "cntvct");
             if (reference && !strstr(names, name))
-                list_add(names, sizeof names, name);
+                rs_list_add(names, sizeof names, name);
         }
     if (names[0])
         rd_para(x->doc,
@@ -146,7 +146,7 @@ static void reference_clock_caveat(rs_ctx *x)
                 names);
 }
 
-void sec_performance(rs_ctx *x)
+void rs_section_performance(rs_ctx *x)
 {
     rd_heading(x->doc, 2, "4. Performance");
     if (!rp_has_kind(x->sys, x->cand, "perf")) {
@@ -187,20 +187,20 @@ static void static_cells(rs_ctx *x, rd_table *t, const rp_instance *in, char *mi
 {
     const rp_record *sz = rp_find(in, "sizes", NULL);
     if (!sz || !sz->json) {
-        int note = sz ? note_malformed(x->doc, sz)
-                      : rd_note(x->doc, "%s/sizes.json: no such record (run ctest -L perf).", inst_dir(x, in));
+        int note = sz ? rs_note_malformed(x->doc, sz)
+                      : rd_note(x->doc, "%s/sizes.json: no such record (run ctest -L perf).", rs_inst_dir(x, in));
         rd_cell_note(t, note, "%s", NGCC_FMT_GAP);
         rd_cell_note(t, note, "%s", NGCC_FMT_GAP);
         return;
     }
-    cell_num(t, sz, "static.loadable_total", ngcc_fmt_bytes, missing, cap);
+    rs_cell_num(t, sz, "static.loadable_total", ngcc_fmt_bytes, missing, cap);
     double tx, da, bs;
     char a[NGCC_FMT_MAX], b[NGCC_FMT_MAX], c[NGCC_FMT_MAX];
     if (rj_num(sz->json, "static.text", &tx) && rj_num(sz->json, "static.data", &da) &&
         rj_num(sz->json, "static.bss", &bs))
         rd_cell_text(t, "%s / %s / %s", ngcc_fmt_bytes(a, tx), ngcc_fmt_bytes(b, da), ngcc_fmt_bytes(c, bs));
     else
-        cell_missing(t, sz, "static.text/data/bss", missing, cap);
+        rs_cell_missing(t, sz, "static.text/data/bss", missing, cap);
 }
 
 static void mem_cell_kb(rd_table *t, const rp_record *r, const char *path, char *missing, size_t cap)
@@ -210,7 +210,7 @@ static void mem_cell_kb(rd_table *t, const rp_record *r, const char *path, char 
     if (r && r->json && rj_num(r->json, path, &v))
         rd_cell_text(t, "%s", ngcc_fmt_bytes(b, v * 1024));
     else
-        cell_missing(t, r, path, missing, cap);
+        rs_cell_missing(t, r, path, missing, cap);
 }
 
 static void resource_row(rs_ctx *x, rd_table *t, const rp_instance *in, const rp_record *m)
@@ -218,18 +218,18 @@ static void resource_row(rs_ctx *x, rd_table *t, const rp_instance *in, const rp
     char missing[512] = "";
     rd_cell_text(t, "%s", in->key);
     if (m)
-        rd_cell_note(t, m->json ? note_verdict(x->doc, m) : note_malformed(x->doc, m), "%s", m->op ? m->op : "?");
+        rd_cell_note(t, m->json ? rs_note_verdict(x->doc, m) : rs_note_malformed(x->doc, m), "%s", m->op ? m->op : "?");
     else
         rd_cell_text(t, "(static only)");
     static_cells(x, t, in, missing, sizeof missing);
     mem_cell_kb(t, m, "baseline_rss_kb", missing, sizeof missing);
     mem_cell_kb(t, m, "peak_rss_kb", missing, sizeof missing);
-    cell_num(t, m, "heap_peak_bytes", ngcc_fmt_bytes, missing, sizeof missing);
-    cell_num(t, m, "stack_hwm_bytes", ngcc_fmt_bytes, missing, sizeof missing);
+    rs_cell_num(t, m, "heap_peak_bytes", ngcc_fmt_bytes, missing, sizeof missing);
+    rs_cell_num(t, m, "stack_hwm_bytes", ngcc_fmt_bytes, missing, sizeof missing);
     rd_row_gaps(x->doc, t, "%s has no usable value for %s.", m ? m->file : "sizes.json", missing);
 }
 
-void sec_resources(rs_ctx *x)
+void rs_section_resources(rs_ctx *x)
 {
     rd_heading(x->doc, 2, "5. Resource consumption");
     if (!rp_has_kind(x->sys, x->cand, "mem") && !rp_has_kind(x->sys, x->cand, "sizes")) {

@@ -45,7 +45,7 @@ static void size_cell(rd_table *t, const rp_instance *in, const char *f, int app
         return;
     }
     rd_cell_gap(t);
-    list_add(missing, cap, f);
+    rs_list_add(missing, cap, f);
 }
 
 static void observed_cell(rd_table *t, const rp_instance *in, int applies)
@@ -99,8 +99,8 @@ static void sizes_table(rs_ctx *x)
             size_cell(t, in, "ct", is_kem, missing, sizeof missing, &from_kat);
             size_cell(t, in, "ss", is_kem, missing, sizeof missing, &from_kat);
         }
-        rd_row_gaps(x->doc, t, "%s: no claimed size for %s in sizes.json or in the KAT record's meta.", inst_dir(x, in),
-                    missing);
+        rd_row_gaps(x->doc, t, "%s: no claimed size for %s in sizes.json or in the KAT record's meta.",
+                    rs_inst_dir(x, in), missing);
         if (from_kat)
             rd_add_note(
                 rd_at(t, t->nrows - 1, 0),
@@ -172,7 +172,7 @@ static void calls_text(const cJSON *calls, char *out, size_t cap)
     for (size_t i = 0; i < n; i++) {
         char v[NGCC_FMT_MAX], one[96];
         snprintf(one, sizeof one, "%s %s", cm[i].name, ngcc_fmt_calls(v, cm[i].mean));
-        list_add(out, cap, one);
+        rs_list_add(out, cap, one);
     }
     if (!n && cJSON_IsObject(calls))
         snprintf(out, cap, "no ICCS calls");
@@ -192,7 +192,7 @@ static void prof_row(rs_ctx *x, rd_table *t, const rp_instance *in, const rp_rec
 {
     char missing[256] = "";
     rd_cell_text(t, "%s", in->key);
-    rd_cell_note(t, r->json ? note_verdict(x->doc, r) : note_malformed(x->doc, r), "%s", r->op ? r->op : "?");
+    rd_cell_note(t, r->json ? rs_note_verdict(x->doc, r) : rs_note_malformed(x->doc, r), "%s", r->op ? r->op : "?");
     int miss;
     if (r->json && rj_bool(r->json, "may_miss", &miss) && miss) {
         const char *why = rj_str(r->json, "may_miss_reason");
@@ -201,8 +201,8 @@ static void prof_row(rs_ctx *x, rd_table *t, const rp_instance *in, const rp_rec
         rd_last_note(t, rd_note(x->doc, "%s: link-time wrapping may have missed calls: %s", r->file,
                                 why ? why : "no reason recorded"));
     }
-    cell_num(t, r, "share.hash", ngcc_fmt_percent, missing, sizeof missing);
-    cell_num(t, r, "share.drng", ngcc_fmt_percent, missing, sizeof missing);
+    rs_cell_num(t, r, "share.hash", ngcc_fmt_percent, missing, sizeof missing);
+    rs_cell_num(t, r, "share.drng", ngcc_fmt_percent, missing, sizeof missing);
     const char *v = r->json ? rj_str(r->json, "verdict") : NULL;
     if (v && strcmp(v, "RECORDED") == 0)
         rd_last_note(t, rd_note(x->doc,
@@ -217,7 +217,7 @@ static void prof_row(rs_ctx *x, rd_table *t, const rp_instance *in, const rp_rec
         calls_text(calls, text, sizeof text);
         rd_cell_text(t, "%s", text);
     } else {
-        cell_missing(t, r, "calls", missing, sizeof missing);
+        rs_cell_missing(t, r, "calls", missing, sizeof missing);
         rd_cell_text(t, "%s", NGCC_FMT_GAP);
     }
     rd_row_gaps(x->doc, t, "%s has no usable value for %s.", r->file, missing);
@@ -263,13 +263,13 @@ static void symmetric_table(rs_ctx *x)
     char list[2048] = "";
     for (size_t i = 0; i < x->cand->ninst; i++)
         if (!rp_find(&x->cand->inst[i], "prof", NULL))
-            list_add(list, sizeof list, x->cand->inst[i].key);
+            rs_list_add(list, sizeof list, x->cand->inst[i].key);
     if (list[0])
         rd_para(x->doc, "No prof records (not profiled): %s.", list);
     prof_chart(x);
 }
 
-void sec_sizes(rs_ctx *x)
+void rs_section_sizes(rs_ctx *x)
 {
     rd_heading(x->doc, 2, "6. Sizes");
     rd_para(x->doc, "Bytes, as claimed by the API getters (signature: claimed maximum; observed: shortest and "

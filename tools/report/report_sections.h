@@ -12,42 +12,42 @@ typedef struct {
     const rp_candidate *cand;
 } rs_ctx;
 
-void sec_basic(rs_ctx *x);       /* 1 */
-void sec_environment(rs_ctx *x); /* 2 */
-void sec_functional(rs_ctx *x);  /* 3 (KAT and security checks) */
-void sec_performance(rs_ctx *x); /* 4 */
-void sec_resources(rs_ctx *x);   /* 5 */
-void sec_sizes(rs_ctx *x);       /* 6 (sizes and symmetric primitives) */
-void sec_evidence(rs_ctx *x);    /* 7 */
+void rs_section_basic(rs_ctx *x);       /* 1 */
+void rs_section_environment(rs_ctx *x); /* 2 */
+void rs_section_functional(rs_ctx *x);  /* 3 (KAT and security checks) */
+void rs_section_performance(rs_ctx *x); /* 4 */
+void rs_section_resources(rs_ctx *x);   /* 5 */
+void rs_section_sizes(rs_ctx *x);       /* 6 (sizes and symmetric primitives) */
+void rs_section_evidence(rs_ctx *x);    /* 7 */
 
 /* a record's verdict ("PASS", ...) or NULL */
-const char *rec_verdict(const rp_record *r);
+const char *rs_rec_verdict(const rp_record *r);
 /* 1 if the verdict is one that needs no note (PASS, BUILDOK) */
-int verdict_ok(const char *v);
+int rs_verdict_ok(const char *v);
 /* the note explaining a record's non-PASS verdict (0 if PASS or no record) */
-int note_verdict(rd_doc *d, const rp_record *r);
+int rs_note_verdict(rd_doc *d, const rp_record *r);
 /* the note for a record that exists but could not be read (0 if readable) */
-int note_malformed(rd_doc *d, const rp_record *r);
+int rs_note_malformed(rd_doc *d, const rp_record *r);
 /* one cell: the verdict of r, a gap with a note if r is missing or malformed */
-void cell_verdict(rd_doc *d, rd_table *t, const rp_record *r, const char *inst_dir, const char *file,
-                  const char *label);
+void rs_cell_verdict(rd_doc *d, rd_table *t, const rp_record *r, const char *inst_dir, const char *file,
+                     const char *label);
 /* a gap for a field that r (a readable record) lacks: pending note, field
  * appended to missing; for an absent or unreadable r a plain gap (another
  * cell of the row explains it) */
-void cell_missing(rd_table *t, const rp_record *r, const char *field, char *missing, size_t cap);
+void rs_cell_missing(rd_table *t, const rp_record *r, const char *field, char *missing, size_t cap);
 /* a numeric cell formatted by fmt, or a pending gap (rd_row_gaps); the field
  * name is appended to missing (a comma list) */
-void cell_num(rd_table *t, const rp_record *r, const char *path, char *(*fmt)(char *, double), char *missing,
-              size_t cap);
+void rs_cell_num(rd_table *t, const rp_record *r, const char *path, char *(*fmt)(char *, double), char *missing,
+                 size_t cap);
 /* 1 if the instance key names a zoo variant (key~variant) */
-int is_zoo(const char *key);
+int rs_is_zoo(const char *key);
 /* "<candidate>/<instance>" of an instance, in a static buffer */
-const char *inst_dir(const rs_ctx *x, const rp_instance *in);
+const char *rs_inst_dir(const rs_ctx *x, const rp_instance *in);
 /* 1 if a perf record of the instance was timed although its KAT did not pass */
-int timed_anyway(const rp_instance *in);
+int rs_timed_anyway(const rp_instance *in);
 /* the note for "timed anyway" of this instance (0 if not) */
-int note_timed_anyway(rd_doc *d, const rs_ctx *x, const rp_instance *in);
+int rs_note_timed_anyway(rd_doc *d, const rs_ctx *x, const rp_instance *in);
 /* appends ", name" to a comma list */
-void list_add(char *list, size_t cap, const char *name);
+void rs_list_add(char *list, size_t cap, const char *name);
 
 #endif

@@ -1,6 +1,6 @@
-/* ngcc-report: one view of a system.json record, whichever writer made it
- * (tools/report's ngcc-system-info or the perf label's ngcc-sysinfo): the
- * page code reads these fields, and every one may be absent. */
+/* ngcc-report: one view of a system.json record (written only by
+ * tools/report/ngcc_system_info.c, one layout): the page code reads these
+ * fields, and every one may be absent. */
 #ifndef REPORT_SYSVIEW_H
 #define REPORT_SYSVIEW_H
 #include <cjson/cJSON.h>
@@ -9,8 +9,6 @@ typedef struct {
     const char *model, *arch, *os, *kernel, *compiler, *cmake, *counter, *how;
     double cores, online, mhz, mem_kb, ctr_freq, ctr_overhead, ctr_resolution; /* NaN: absent */
     int fixed;                                                                 /* 1 fixed, 0 not fixed, -1 unknown */
-    char how_buf[512];
-    char model_buf[128]; /* "how" composed from cpufreq fields when the record has no clock.how */
 } rs_sysview;
 
 /* fills v from a system record (NULL: everything absent) */

@@ -1,4 +1,4 @@
-/* prof/selftest/format: the campaign-format figures. drng counts every
+/* selftest/prof/format: the campaign-format figures. drng counts every
  * get_random_number call (drng_algorithm and other contexts), as the
  * published tables do, with the split shown beside it. */
 #include <setjmp.h>
@@ -64,5 +64,5 @@ int main(void)
         cmocka_unit_test(test_only_drng_algorithm),
         cmocka_unit_test(test_only_other_contexts),
     };
-    return cmocka_run_group_tests_name("prof/selftest/format", tests, NULL, NULL);
+    return cmocka_run_group_tests_name("selftest/prof/format", tests, NULL, NULL);
 }

@@ -8,7 +8,7 @@
 #   [EXTRA_ARGS], [EXPECT_RC (default 0)], [STDERR_MUST (;-list of texts the
 #   error output must contain)].
 # Refresh the expected pages after an intended change with
-#   NGCC_UPDATE_GOLDEN=1 ctest -R unit.report.golden   (then review git diff)
+#   NGCC_UPDATE_GOLDEN=1 ctest -R unit/report/golden   (then review git diff)
 cmake_minimum_required(VERSION 3.25)
 if(NOT DEFINED EXPECT_RC)
   set(EXPECT_RC 0)
@@ -47,7 +47,7 @@ function(compare_trees a b what)
         string(SUBSTRING "${d}" 0 4000 d)
       endif()
       message(FATAL_ERROR "ngcc: golden: ${what}: ${f} differs\n${d}\n"
-        "If the change is intended: NGCC_UPDATE_GOLDEN=1 ctest -R unit.report.golden, then review git diff.")
+        "If the change is intended: NGCC_UPDATE_GOLDEN=1 ctest -R unit/report/golden, then review git diff.")
     endif()
   endforeach()
 endfunction()

@@ -1,5 +1,7 @@
 # Selftests (label selftest) of the real-world handling, proven on the fxq-*
-# quirk fixtures (scripts in tests/real/ and tests/kat/):
+# quirk fixtures (scripts in tests/real/ and tests/kat/; moved here from
+# cmake/NgccRealWorldTests.cmake). A fixture instance they need that was not
+# discovered makes the test fail, never vanish:
 #   selftest/discovery      discovery and override parsing on synthetic trees
 #                           (cmake -P, no build needed)
 #   selftest/quirk-kat      manifest-only KATs (fxq-manifest) and the kat
@@ -15,9 +17,11 @@
 #                           test log shows a truncated head and a count
 #   selftest/sandbox        a hostile instance passes under the sandbox and
 #                           fails with NGCC_SANDBOX=off
-#   selftest/resume-kill    SIGKILL of a running `ctest -L kat`, then a rerun
+#   selftest/resume-kill    SIGKILL of a running ctest over tests of every
+#                           label that resumes (build, kat, security, perf,
+#                           mem, sizes, prof, memcheck, icount), then a rerun
 #                           with NGCC_RESUME=1: no record lost, only the
-#                           unfinished tests run again
+#                           unfinished tests run again, a third run reruns nothing
 
 # Fixtures (CTest FIXTURES_REQUIRED names) of the given "<cand>/<key>" items:
 # their KAT test when they have one, else their plain build.
@@ -43,10 +47,16 @@ set(NGCC_NAMES_INSTANCES
   fxq-nested/NST-576 fxq-nested/KTK-128 fxq-names/LAM-128 fxq-names/LAM-192 fxq-names/LAM-256
   fxq-names/STR-128 fxq-names/STR-128~level fxq-names/HDR-128 fxq-names/HDR-128~iccs)
 set(NGCC_QUIRK_FLAGS_INSTANCES INL-128 INL-128~gnu89 INL-128~linkflags POSIX-128 POSIX-128~nognu C11-128)
-# the real kat tests the resume selftest runs (and kills) again; the third is
-# the one killed mid-run
-set(NGCC_RESUME_KATS fx-wots/WOTS-128 fxq-build/GNU-128 fx-wots/WOTS-192 fxq-build/PKC-128
-  fxq-runtime/VAR-128 fx-xkem/XKEM-128)
+# the real tests the resume selftest runs (and kills) again: every label that
+# resumes; the NGCC_RESUME_KILL_VICTIM-th is the one killed mid-run (those
+# before it finish, so fx-wots/WOTS-128's build and kat records exist for its
+# other labels' tests). memcheck and icount need valgrind (NGCC_VALGRIND).
+set(NGCC_RESUME_KILL_TESTS build/fx-wots/WOTS-128 kat/fx-wots/WOTS-128 kat/fxq-build/GNU-128
+  kat/fx-wots/WOTS-192 kat/fxq-build/PKC-128 kat/fxq-runtime/VAR-128 kat/fx-xkem/XKEM-128
+  security/fx-wots/WOTS-128 perf/fx-wots/WOTS-128/verify mem/fx-wots/WOTS-128/verify sizes/fx-wots/WOTS-128
+  prof/fx-wots/WOTS-128/verify)
+set(NGCC_RESUME_KILL_VALGRIND_TESTS memcheck/fx-wots/WOTS-128 icount/fx-wots/WOTS-128/verify)
+set(NGCC_RESUME_KILL_VICTIM 4)
 
 # selftest/quirk-security (classes 19, 20; fast) and selftest/quirk-security-slow
 # (class 21, fxq-slow: minutes): tests/real/quirk_security.cmake. Registered
@@ -83,7 +93,7 @@ function(ngcc_add_quirk_security_selftests)
   endforeach()
 endfunction()
 
-function(ngcc_add_realworld_selftests)
+function(ngcc_add_quirk_selftests)
   ngcc_add_quirk_security_selftests()
   set(real "${PROJECT_SOURCE_DIR}/tests/real")
   # selftest/quirk-flags: registered even when fxq-flags instances are
@@ -149,16 +159,32 @@ function(ngcc_add_realworld_selftests)
   set_tests_properties(selftest/quirk-kat PROPERTIES LABELS "selftest;kat" TIMEOUT 180
     FIXTURES_REQUIRED "${qk_fixtures}")
 
+  set(quirk_missing "")
   foreach(item IN LISTS NGCC_QUIRK_INSTANCES)
     string(REPLACE "/" ";" parts "${item}")
     list(GET parts 0 id)
     list(GET parts 1 key)
     ngcc_find_instance(${id} ${key} n)
     if(n STREQUAL "")
-      message(STATUS "ngcc: fxq fixtures not all discovered (${item} missing): no real-world selftests")
-      return()
+      list(APPEND quirk_missing ${item})
     endif()
   endforeach()
+  ngcc_add_quirk_instance_selftests("${quirk_missing}")
+  ngcc_add_resume_kill_selftest()
+endfunction()
+
+# selftest/quirk-verdicts, selftest/chatty-output, selftest/sandbox: need every
+# NGCC_QUIRK_INSTANCES instance (missing: the names of those not discovered)
+function(ngcc_add_quirk_instance_selftests missing)
+  set(real "${PROJECT_SOURCE_DIR}/tests/real")
+  if(missing)
+    string(REPLACE ";" ", " m "${missing}")
+    foreach(t quirk-verdicts chatty-output sandbox)
+      ngcc_selftest_fail(selftest/${t} "fixture instances not found: ${m}: selftest/${t} needs every \
+fxq-build/fxq-layout/fxq-runtime instance (restore them or update tests/selftest/quirk.cmake)")
+    endforeach()
+    return()
+  endif()
   ngcc_fixtures_of(all_fixtures ${NGCC_QUIRK_INSTANCES})
   add_test(NAME selftest/quirk-verdicts COMMAND ${CMAKE_COMMAND}
     "-DBUILD=${CMAKE_BINARY_DIR}" "-DSRC=${PROJECT_SOURCE_DIR}" -P "${real}/quirk_verdicts.cmake")
@@ -177,20 +203,33 @@ function(ngcc_add_realworld_selftests)
     "-DWORK=${CMAKE_BINARY_DIR}/selftest/sandbox" -P "${real}/sandbox_selftest.cmake")
   set_tests_properties(selftest/sandbox PROPERTIES LABELS "selftest;kat" TIMEOUT 120
     FIXTURES_REQUIRED "ngcc.build.plain.fxq-runtime.ESC-128")
+endfunction()
 
-  set(names "")
-  foreach(item IN LISTS NGCC_RESUME_KATS)
-    if(NOT TEST "kat/${item}")
-      message(STATUS "ngcc: kat/${item} not registered: no selftest/resume-kill")
+# selftest/resume-kill: needs every test of NGCC_RESUME_KILL_TESTS
+function(ngcc_add_resume_kill_selftest)
+  set(names ${NGCC_RESUME_KILL_TESTS})
+  if(NGCC_VALGRIND)
+    list(APPEND names ${NGCC_RESUME_KILL_VALGRIND_TESTS})
+  endif()
+  set(fixtures "")
+  foreach(t IN LISTS names)
+    if(NOT TEST "${t}")
+      ngcc_selftest_fail(selftest/resume-kill "${t} not registered (fixture missing or its label left out): \
+selftest/resume-kill reruns it")
       return()
     endif()
-    list(APPEND names "kat/${item}")
+    # the build records it copies: every variant the test reads
+    string(REGEX REPLACE "^[a-z-]+/([^/]+)/([^/]+).*$" "\\1.\\2" dotted "${t}")
+    list(APPEND fixtures "ngcc.build.plain.${dotted}")
+    if(t MATCHES "^prof/")
+      list(APPEND fixtures "ngcc.build.prof.${dotted}")
+    endif()
   endforeach()
-  ngcc_fixtures_of(resume_fixtures ${NGCC_RESUME_KATS})
+  list(REMOVE_DUPLICATES fixtures)
   string(REPLACE ";" "," names_arg "${names}")
   add_test(NAME selftest/resume-kill COMMAND sh "${PROJECT_SOURCE_DIR}/tests/kat/kat_resume_selftest.sh"
-    "${CMAKE_BINARY_DIR}" "${CMAKE_BINARY_DIR}/selftest/resume-kill" "${CMAKE_CTEST_COMMAND}" "${names_arg}" 3)
-  # after the real kat tests: it rereads their command lines
-  set_tests_properties(selftest/resume-kill PROPERTIES LABELS "selftest;kat" TIMEOUT 300
-    FIXTURES_REQUIRED "${resume_fixtures}")
+    "${CMAKE_BINARY_DIR}" "${CMAKE_BINARY_DIR}/selftest/resume-kill" "${CMAKE_CTEST_COMMAND}" "${names_arg}"
+    ${NGCC_RESUME_KILL_VICTIM})
+  set_tests_properties(selftest/resume-kill PROPERTIES LABELS "selftest;kat;resume" TIMEOUT 900
+    FIXTURES_REQUIRED "${fixtures}")
 endfunction()

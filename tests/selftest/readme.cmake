@@ -2,6 +2,7 @@
 # shows (manifest writer, report generator, kat-overhead benchmark, the
 # campaign command and its resume) run as written (tests/real/readme_commands.cmake).
 # The campaign test configures and builds a second tree for one small fixture.
+# (Moved here from cmake/NgccReadmeTests.cmake.)
 function(ngcc_add_readme_selftests)
   set(script "${PROJECT_SOURCE_DIR}/tests/real/readme_commands.cmake")
   foreach(part tools campaign)

@@ -1,0 +1,65 @@
+# Benchmark cases on fixtures (moved out of cmake/NgccPerfTests.cmake and
+# cmake/NgccIcountTests.cmake).
+# selftest/bench-smoke/kat-overhead: the README's kat-overhead command, as
+#   written, on fx-wots/WOTS-192.
+# With -DNGCC_BENCH=ON (label bench): the fixture operations of the perf
+#   benchmarks (bench/perf/{repeat,ratio}/..., ngcc_perf_bench_case in
+#   NgccPerfTests.cmake) and bench/icount/spread/<cand>-<key>/<op>: the count
+#   over 5 runs, printing the spread (max-min)/median (0 expected) and the
+#   cost of the method (a counted call's wall time over the KAT's op_seconds).
+set(NGCC_PERF_BENCH_CASES "fx-wots/WOTS-128:sign" "fx-wots/WOTS-128:verify" "fx-xkem/XKEM-128:dec"
+  "fx-xkem/XKEM-128:enc")
+set(NGCC_ICOUNT_BENCH_CASES "fx-wots/WOTS-128:sign" "fx-wots/WOTS-128:verify" "fx-xkem/XKEM-128:enc"
+  "fx-xkem/XKEM-128:dec")
+
+function(ngcc_add_bench_selftests)
+  ngcc_selftest_instance(selftest/bench-smoke/kat-overhead fx-wots/WOTS-192 n)
+  if(NOT n STREQUAL "")
+    add_test(NAME selftest/bench-smoke/kat-overhead COMMAND ${CMAKE_COMMAND} -DBUILD=${CMAKE_BINARY_DIR}
+      -DCAND=fx-wots -DINST=WOTS-192 -DREPEAT=1 -P ${PROJECT_SOURCE_DIR}/tools/bench/kat-overhead.cmake)
+    set_tests_properties(selftest/bench-smoke/kat-overhead PROPERTIES LABELS "selftest;bench-smoke" RUN_SERIAL TRUE
+      TIMEOUT 300 FIXTURES_REQUIRED "ngcc.build.plain.fx-wots.WOTS-192")
+  endif()
+  if(NOT NGCC_BENCH)
+    return()
+  endif()
+  foreach(c IN LISTS NGCC_PERF_BENCH_CASES)
+    string(REPLACE ":" ";" c "${c}")
+    list(GET c 0 inst)
+    list(GET c 1 op)
+    string(REPLACE "/" "-" label "${inst}")
+    ngcc_selftest_instance("bench/perf/ratio/${label}/${op}" "${inst}" n)
+    if(n STREQUAL "")
+      continue()
+    endif()
+    foreach(f IN ITEMS id key root)
+      ngcc_iget(${n} ${f} ${f})
+    endforeach()
+    ngcc_perf_bench_case(${id}-${key} "${root}/libngcc_plain.so" ${op}
+      "ngcc.build.plain.${id}.${key};ngcc.kat.${id}.${key}")
+  endforeach()
+  set(vg)
+  if(NGCC_VALGRIND)
+    set(vg "-DVALGRIND=${NGCC_VALGRIND}")
+  endif()
+  foreach(c IN LISTS NGCC_ICOUNT_BENCH_CASES)
+    string(REPLACE ":" ";" c "${c}")
+    list(GET c 0 inst)
+    list(GET c 1 op)
+    string(REPLACE "/" "-" label "${inst}")
+    set(name "bench/icount/spread/${label}/${op}")
+    ngcc_selftest_instance("${name}" "${inst}" n)
+    if(n STREQUAL "")
+      continue()
+    endif()
+    foreach(f IN ITEMS id key root records)
+      ngcc_iget(${n} ${f} ${f})
+    endforeach()
+    add_test(NAME "${name}" COMMAND ${CMAKE_COMMAND} -DSCENARIO=spread -DICOUNT=$<TARGET_FILE:ngcc-icount>
+      "-DLIB=${root}/libngcc_plain.so" "-DNAME=${id}/${key}" "-DRECORDS_DIR=${records}" -DOP=${op}
+      -DMETHOD=${NGCC_ICOUNT_METHOD} ${vg} "-DWORK=${CMAKE_BINARY_DIR}/bench/icount/${id}-${key}-${op}"
+      -P ${PROJECT_SOURCE_DIR}/tests/perf/icount_selftest.cmake)
+    set_tests_properties("${name}" PROPERTIES LABELS "bench" TIMEOUT 900
+      FIXTURES_REQUIRED "ngcc.build.plain.${id}.${key};ngcc.kat.${id}.${key}")
+  endforeach()
+endfunction()
