@@ -219,7 +219,7 @@ static void findings_list(rs_ctx *x)
                 rd_cell_text(t, "%s", in->key);
                 rd_cell_text(t, "%s", fa ? fa : v);
                 rd_cell_text(t, "%s", title);
-                rd_cell_text(t, "%s/%s.json, check %s", inst_dir(x, in), kinds[k], name);
+                rd_cell_text(t, "%s/%s.json, check %s", rs_inst_dir(x, in), kinds[k], name);
             }
         }
     }
