@@ -72,34 +72,3 @@ function(ngcc_add_ct_tests n)
       TIMEOUT 60)
   endif()
 endfunction()
-
-# selftest/ct/harness-error: the flow branching on sk itself (a harness bug on
-# purpose, --selftest-harness-leak) must be ERROR naming the harness site, not
-# LEAK (exit code via --expect ERROR; the detail asserted from the record by
-# selftest/ct/harness-error-detail). On fx-xkem/XKEM-128's ct library, when
-# that fixture is present; registered after the instances (DEFER).
-function(ngcc_add_ct_selftests)
-  if(NOT TEST "ct/fx-xkem/XKEM-128")
-    return()
-  endif()
-  set(r "${CMAKE_BINARY_DIR}/records/selftest-ct-harness")
-  set(name "selftest/ct/harness-error")
-  add_test(NAME "${name}" COMMAND ngcc-ct --valgrind "${NGCC_VALGRIND}"
-    --suppressions "${PROJECT_SOURCE_DIR}/tests/ct/ct.supp"
-    --lib "${CMAKE_BINARY_DIR}/instances/fx-xkem/XKEM-128/libngcc_ct.so" --name "fx-xkem/XKEM-128"
-    --build-record "${CMAKE_BINARY_DIR}/records/fx-xkem/XKEM-128/build-ct.json"
-    --record-out "${r}/ct.json" --log "${r}/ct.log" --timeout 120 --expect ERROR --selftest-harness-leak)
-  set_tests_properties("${name}" PROPERTIES
-    LABELS "selftest;ct"
-    FIXTURES_REQUIRED "ngcc.build.ct.fx-xkem.XKEM-128"
-    FIXTURES_SETUP "ngcc.ct.selftest-harness"
-    ENVIRONMENT "NGCC_SCRATCH_DIR=${CMAKE_BINARY_DIR}/scratch/${name}"
-    TIMEOUT 150)
-  add_test(NAME "${name}-detail" COMMAND ${CMAKE_COMMAND}
-    "-DRECORD=${r}/ct.json" -DVERDICT=ERROR "-DNAME=harness-error"
-    "-DDETAIL=^harness.bug:.[0-9]+.secret-dependent.use.s..outside.the.instance:.branch.on.sk.in.kem_record.[(]ct_flow.c:[0-9]+[)]"
-    -P "${PROJECT_SOURCE_DIR}/tests/ct/NgccCtSelftest.cmake")
-  set_tests_properties("${name}-detail" PROPERTIES
-    LABELS "selftest;ct" FIXTURES_REQUIRED "ngcc.ct.selftest-harness" TIMEOUT 60)
-endfunction()
-cmake_language(DEFER CALL ngcc_add_ct_selftests)

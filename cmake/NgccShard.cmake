@@ -438,8 +438,8 @@ function(ngcc_shard_tests_below d out)
 endfunction()
 
 # The shard of a test of no instance: shard 1 for the suite's selftests; for
-# a campaign test (e.g. kat-template/<type>, which writes records of
-# fx-template) the one shard holding every instance whose build/KAT fixtures
+# a campaign test (e.g. kat-template/<type>, which writes records of the
+# blank-template fixture) the one shard holding every instance whose build/KAT fixtures
 # it requires, else shard 1.
 function(ngcc_shard_of_test t out)
   set(${out} 1 PARENT_SCOPE)

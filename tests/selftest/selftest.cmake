@@ -62,7 +62,7 @@ for this instance; add it (${name} reads it)")
 endfunction()
 
 # One file per label; each defines ngcc_add_<label>_selftests().
-set(NGCC_SELFTEST_LABELS kat prof perf resume icount bench quirk readme)
+set(NGCC_SELFTEST_LABELS kat prof perf resume icount ct bench quirk readme)
 set(NGCC_SELFTEST_SCRATCH_LABELS prof perf resume icount bench)
 foreach(l IN LISTS NGCC_SELFTEST_LABELS)
   include(${NGCC_SELFTEST_DIR}/${l}.cmake)
