@@ -63,12 +63,14 @@ endfunction()
 
 # The instance tree's compiler: the cross toolchain of the build tree (preset
 # aarch64), clang for the variant clang and for NGCC_INSTANCE_COMPILER=clang,
-# else CMake's default (gcc). The variant o3 is gcc at -O3.
+# else CMake's default (gcc). The variant o3 is gcc at -O3; asan stays gcc's
+# too (security-asan preloads gcc's libasan, which a clang-built library
+# would not match).
 function(ngcc_instance_compiler_args out)
   set(a "")
   if(NGCC_TOOLCHAIN_FILE)
     list(APPEND a "-DCMAKE_TOOLCHAIN_FILE=${NGCC_TOOLCHAIN_FILE}")
-  elseif(VARIANT STREQUAL "clang" OR (NGCC_INSTANCE_COMPILER STREQUAL "clang" AND NOT VARIANT STREQUAL "o3"))
+  elseif(VARIANT STREQUAL "clang" OR (NGCC_INSTANCE_COMPILER STREQUAL "clang" AND NOT VARIANT MATCHES "^(o3|asan)$"))
     list(APPEND a -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_ASM_COMPILER=clang)
   endif()
   set(${out} "${a}" PARENT_SCOPE)
