@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "ngcc_counter.h"
 #include "ngcc_record.h"
 #include "ngcc_resume.h"
 
@@ -303,6 +304,13 @@ int ngcc_frame_record_write(ngcc_frame *f, cJSON *rec, const char *expected_key)
     cJSON_DeleteItemFromObject(rec, "detail");
     cJSON_AddStringToObject(rec, "verdict", ngcc_verdict_name(f->verdict));
     cJSON_AddStringToObject(rec, "detail", f->detail);
+    char why[256];
+    const char *emu = ngcc_emulated(why, sizeof why);
+    if (emu && !cJSON_GetObjectItem(rec, "emulated")) {
+        cJSON *e = cJSON_AddObjectToObject(rec, "emulated");
+        cJSON_AddStringToObject(e, "emulator", emu);
+        cJSON_AddStringToObject(e, "evidence", why);
+    }
     const char *ek = expected_key ? expected_key : "expected";
     cJSON_DeleteItemFromObject(rec, ek);
     cJSON_AddStringToObject(rec, ek, ngcc_verdict_name(f->expect));
@@ -321,8 +329,13 @@ int ngcc_frame_exit_code(const ngcc_frame *f, int verdict)
 
 void ngcc_frame_print_verdict(const ngcc_frame *f, const char *verdict, const char *detail)
 {
-    printf("ngcc: verdict %s %s%s%s: %s: %s\n", f->spec->label, f->name, f->op ? "/" : "", f->op ? f->op : "", verdict,
-           detail);
+    /* under user-mode emulation every verdict says so (what the child's
+     * sandbox got under it is in the record: child.sandbox) */
+    char why[256];
+    const char *emu = ngcc_emulated(why, sizeof why);
+    printf("ngcc: verdict %s %s%s%s: %s: %s%s%s%s\n", f->spec->label, f->name, f->op ? "/" : "", f->op ? f->op : "",
+           verdict, detail, emu && !strstr(detail, "emulated") ? " [emulated: " : "",
+           emu && !strstr(detail, "emulated") ? emu : "", emu && !strstr(detail, "emulated") ? "]" : "");
     if (f->expect != NGCC_PASS) {
         int v = ngcc_verdict_parse(verdict);
         printf("ngcc: expected %s, got %s: %s\n", ngcc_verdict_name(f->expect), verdict,
