@@ -84,7 +84,10 @@ endfunction()
 function(ngcc_build_hints err out)
   set(hint "")
   # 1. a missing header under a conditional names the likely define
-  if(err MATCHES "^([^:]+):([0-9]+):[0-9]+: fatal error: ([^:]+): No such file")
+  # (gcc: "fatal error: x.h: No such file or directory"; clang, with
+  # NGCC_INSTANCE_COMPILER=clang: "fatal error: 'x.h' file not found")
+  if(err MATCHES "^([^:]+):([0-9]+):[0-9]+: fatal error: ([^:]+): No such file"
+     OR err MATCHES "^([^:]+):([0-9]+):[0-9]+: fatal error: '([^']+)' file not found")
     set(f "${CMAKE_MATCH_1}")
     set(ln "${CMAKE_MATCH_2}")
     set(hdr "${CMAKE_MATCH_3}")
