@@ -86,8 +86,12 @@ function(ngcc_build_hints err out)
   # 1. a missing header under a conditional names the likely define
   # (gcc: "fatal error: x.h: No such file or directory"; clang, with
   # NGCC_INSTANCE_COMPILER=clang: "fatal error: 'x.h' file not found")
-  if(err MATCHES "^([^:]+):([0-9]+):[0-9]+: fatal error: ([^:]+): No such file"
-     OR err MATCHES "^([^:]+):([0-9]+):[0-9]+: fatal error: '([^']+)' file not found")
+  # (if() does not short-circuit: a failed second MATCHES would clear CMAKE_MATCH_*)
+  set(missing_re "^([^:]+):([0-9]+):[0-9]+: fatal error: ([^:]+): No such file")
+  if(err MATCHES "^([^:]+):([0-9]+):[0-9]+: fatal error: '([^']+)' file not found")
+    set(missing_re "^([^:]+):([0-9]+):[0-9]+: fatal error: '([^']+)' file not found")
+  endif()
+  if(err MATCHES "${missing_re}")
     set(f "${CMAKE_MATCH_1}")
     set(ln "${CMAKE_MATCH_2}")
     set(hdr "${CMAKE_MATCH_3}")
