@@ -304,6 +304,8 @@ int ngcc_frame_record_write(ngcc_frame *f, cJSON *rec, const char *expected_key)
     cJSON_DeleteItemFromObject(rec, "detail");
     cJSON_AddStringToObject(rec, "verdict", ngcc_verdict_name(f->verdict));
     cJSON_AddStringToObject(rec, "detail", f->detail);
+    /* under user-mode emulation every record says so (what the child's
+     * sandbox got under it is in child.sandbox) */
     char why[256];
     const char *emu = ngcc_emulated(why, sizeof why);
     if (emu && !cJSON_GetObjectItem(rec, "emulated")) {
@@ -329,13 +331,8 @@ int ngcc_frame_exit_code(const ngcc_frame *f, int verdict)
 
 void ngcc_frame_print_verdict(const ngcc_frame *f, const char *verdict, const char *detail)
 {
-    /* under user-mode emulation every verdict says so (what the child's
-     * sandbox got under it is in the record: child.sandbox) */
-    char why[256];
-    const char *emu = ngcc_emulated(why, sizeof why);
-    printf("ngcc: verdict %s %s%s%s: %s: %s%s%s%s\n", f->spec->label, f->name, f->op ? "/" : "", f->op ? f->op : "",
-           verdict, detail, emu && !strstr(detail, "emulated") ? " [emulated: " : "",
-           emu && !strstr(detail, "emulated") ? emu : "", emu && !strstr(detail, "emulated") ? "]" : "");
+    printf("ngcc: verdict %s %s%s%s: %s: %s\n", f->spec->label, f->name, f->op ? "/" : "", f->op ? f->op : "", verdict,
+           detail);
     if (f->expect != NGCC_PASS) {
         int v = ngcc_verdict_parse(verdict);
         printf("ngcc: expected %s, got %s: %s\n", ngcc_verdict_name(f->expect), verdict,
