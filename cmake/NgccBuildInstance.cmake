@@ -61,17 +61,33 @@ function(first_error_of out kind_out log_text log_file rc)
   set(${kind_out} "${kind}" PARENT_SCOPE)
 endfunction()
 
+# The instance tree's compiler: the cross toolchain of the build tree (preset
+# aarch64), clang for the variant clang and for NGCC_INSTANCE_COMPILER=clang,
+# else CMake's default (gcc). The variant o3 is gcc at -O3; asan stays gcc's
+# too (security-asan preloads gcc's libasan, which a clang-built library
+# would not match).
+function(ngcc_instance_compiler_args out)
+  set(a "")
+  if(NGCC_TOOLCHAIN_FILE)
+    list(APPEND a "-DCMAKE_TOOLCHAIN_FILE=${NGCC_TOOLCHAIN_FILE}")
+  elseif(VARIANT STREQUAL "clang" OR (NGCC_INSTANCE_COMPILER STREQUAL "clang" AND NOT VARIANT MATCHES "^(o3|asan)$"))
+    list(APPEND a -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_ASM_COMPILER=clang)
+  endif()
+  set(${out} "${a}" PARENT_SCOPE)
+endfunction()
+
 # Builds with one flag set; sets ok, err, built (the library in its tree).
 function(build_with fs)
   set(tree "${ROOT}/${VARIANT}-${fs}")
   set(log "${tree}.log")
+  ngcc_instance_compiler_args(cc_args)
   # Fixed flags: the user's CFLAGS/LDFLAGS must not leak into instance builds.
   execute_process(
     COMMAND ${CMAKE_COMMAND} -E env --unset=CFLAGS --unset=CXXFLAGS --unset=CPPFLAGS
             --unset=ASMFLAGS --unset=LDFLAGS
             ${CMAKE_COMMAND} -S "${INSTANCE_SRC}" -B "${tree}" -G "${GENERATOR}"
             "-DNGCC_SETTINGS=${SETTINGS}" -DNGCC_VARIANT=${VARIANT} -DNGCC_FLAGSET=${fs}
-            -DCMAKE_BUILD_TYPE=
+            -DCMAKE_BUILD_TYPE= ${cc_args}
     RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
   if(rc EQUAL 0)
     execute_process(COMMAND ${CMAKE_COMMAND} --build "${tree}"

@@ -31,7 +31,15 @@ set(NGCC_ISA_CPUINFO_aarch64.sve sve)
 
 # This host: architecture (x86-64, aarch64 or the raw name) and the CPU
 # feature names of /proc/cpuinfo.
+# A cross build (preset aarch64) asks the target instead: its processor, and
+# the features a probe reports when run under CMAKE_CROSSCOMPILING_EMULATOR.
 function(ngcc_host_isa arch_out feats_out)
+  if(CMAKE_CROSSCOMPILING AND CMAKE_SYSTEM_PROCESSOR)
+    ngcc_target_isa(arch feats)
+    set(${arch_out} "${arch}" PARENT_SCOPE)
+    set(${feats_out} "${feats}" PARENT_SCOPE)
+    return()
+  endif()
   cmake_host_system_information(RESULT p QUERY OS_PLATFORM) # (also set in cmake -P)
   string(TOLOWER "${p}" p)
   if(p MATCHES "^(x86_64|amd64)$")
@@ -54,6 +62,35 @@ function(ngcc_host_isa arch_out feats_out)
   endif()
   set(${arch_out} "${arch}" PARENT_SCOPE)
   set(${feats_out} "${feats}" PARENT_SCOPE)
+endfunction()
+
+# The cross target's architecture and CPU features (cached: one probe per
+# build tree), from cmake/probe/ngcc_hwcap.c run under the emulator.
+function(ngcc_target_isa arch_out feats_out)
+  string(TOLOWER "${CMAKE_SYSTEM_PROCESSOR}" arch)
+  if(arch MATCHES "^(aarch64|arm64)$")
+    set(arch aarch64)
+  elseif(arch MATCHES "^(x86_64|amd64)$")
+    set(arch x86-64)
+  endif()
+  if(NOT DEFINED NGCC_TARGET_CPU_FEATURES)
+    try_run(run_rc compile_ok ${CMAKE_BINARY_DIR}/ngcc-hwcap-probe
+      SOURCES ${CMAKE_CURRENT_FUNCTION_LIST_DIR}/probe/ngcc_hwcap.c
+      RUN_OUTPUT_VARIABLE out COMPILE_OUTPUT_VARIABLE cout)
+    set(feats "")
+    if(compile_ok AND run_rc EQUAL 0)
+      string(STRIP "${out}" out)
+      string(REGEX REPLACE "[ \t]+" ";" feats "${out}")
+      list(POP_FRONT feats) # the architecture the probe was built for
+      message(STATUS "ngcc: cross target ${arch} (run by ${CMAKE_CROSSCOMPILING_EMULATOR}): CPU features ${feats}")
+    else()
+      message(STATUS "ngcc: cross target ${arch}: the CPU feature probe did not run (${run_rc}): no ISA extension")
+    endif()
+    set(NGCC_TARGET_CPU_FEATURES "${feats}" CACHE STRING
+      "CPU features of the cross target (probe run under the emulator; /proc/cpuinfo names)")
+  endif()
+  set(${arch_out} "${arch}" PARENT_SCOPE)
+  set(${feats_out} "${NGCC_TARGET_CPU_FEATURES}" PARENT_SCOPE)
 endfunction()
 
 # Extensions used by the given files, each with the first file that shows it
@@ -93,7 +130,11 @@ function(ngcc_isa_flags exts flags_out skip_out)
       break()
     endif()
     if(NOT NGCC_ISA_CPUINFO_${k} IN_LIST feats)
-      set(skip "needs ${arch} ${name}, which this CPU lacks (no '${NGCC_ISA_CPUINFO_${k}}' in /proc/cpuinfo)")
+      if(CMAKE_CROSSCOMPILING)
+        set(skip "needs ${arch} ${name}, which the emulated CPU lacks (features: ${feats})")
+      else()
+        set(skip "needs ${arch} ${name}, which this CPU lacks (no '${NGCC_ISA_CPUINFO_${k}}' in /proc/cpuinfo)")
+      endif()
       break()
     endif()
     if(arch STREQUAL "x86-64")

@@ -29,6 +29,42 @@ uint64_t ngcc_counter_read_perf(const ngcc_counter *c)
     return v;
 }
 
+const char *ngcc_emulated(char *why, size_t len)
+{
+    static char name[64];
+    const char *e = getenv("NGCC_EMULATOR");
+    if (e && *e) {
+        snprintf(name, sizeof name, "%s", e);
+        snprintf(why, len, "NGCC_EMULATOR=%s (the cross build runs its tests under it)", e);
+        return name;
+    }
+#if defined(__aarch64__) || defined(__x86_64__)
+    /* an x86-64 /proc/cpuinfo has "vendor_id", an AArch64 one "CPU implementer" */
+#if defined(__aarch64__)
+    const char *foreign = "vendor_id", *arch = "aarch64";
+#else
+    const char *foreign = "CPU implementer", *arch = "x86_64";
+#endif
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    char line[256];
+    int hit = 0;
+    while (f && !hit && fgets(line, sizeof line, f))
+        hit = strncmp(line, foreign, strlen(foreign)) == 0;
+    if (f)
+        fclose(f);
+    if (hit) {
+        snprintf(name, sizeof name, "qemu-%s", arch);
+        snprintf(why, len,
+                 "built for %s, but /proc/cpuinfo describes another architecture (\"%s\"): user-mode emulation", arch,
+                 foreign);
+        return name;
+    }
+#endif
+    if (len)
+        why[0] = 0;
+    return NULL;
+}
+
 static void spin_ns(uint64_t ns)
 {
     uint64_t end = ngcc_wall_ns() + ns;

@@ -7,6 +7,7 @@
  * the timed code: a perf_event counter counts the opening thread only. */
 #ifndef NGCC_COUNTER_H
 #define NGCC_COUNTER_H
+#include <stddef.h>
 #include <stdint.h>
 
 typedef enum {
@@ -37,6 +38,13 @@ int ngcc_counter_open(ngcc_counter *c, const char *want);
 void ngcc_counter_close(ngcc_counter *c);
 /* CLOCK_MONOTONIC_RAW in ns */
 uint64_t ngcc_wall_ns(void);
+/* The emulator this process runs under, or NULL on real hardware: the
+ * NGCC_EMULATOR environment variable (a cross build's tests set it to the
+ * emulator's name, e.g. "qemu-aarch64"), else a /proc/cpuinfo that
+ * describes another architecture than the one this code was built for
+ * (qemu-user shows the host's). why gets the evidence. Timings of an
+ * emulated run are not timings of the target. */
+const char *ngcc_emulated(char *why, size_t len);
 /* read(2) of a perf_event counter (out of line: a system call anyway) */
 uint64_t ngcc_counter_read_perf(const ngcc_counter *c);
 

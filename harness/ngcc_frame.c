@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "ngcc_counter.h"
 #include "ngcc_record.h"
 #include "ngcc_resume.h"
 
@@ -303,6 +304,15 @@ int ngcc_frame_record_write(ngcc_frame *f, cJSON *rec, const char *expected_key)
     cJSON_DeleteItemFromObject(rec, "detail");
     cJSON_AddStringToObject(rec, "verdict", ngcc_verdict_name(f->verdict));
     cJSON_AddStringToObject(rec, "detail", f->detail);
+    /* under user-mode emulation every record says so (what the child's
+     * sandbox got under it is in child.sandbox) */
+    char why[256];
+    const char *emu = ngcc_emulated(why, sizeof why);
+    if (emu && !cJSON_GetObjectItem(rec, "emulated")) {
+        cJSON *e = cJSON_AddObjectToObject(rec, "emulated");
+        cJSON_AddStringToObject(e, "emulator", emu);
+        cJSON_AddStringToObject(e, "evidence", why);
+    }
     const char *ek = expected_key ? expected_key : "expected";
     cJSON_DeleteItemFromObject(rec, ek);
     cJSON_AddStringToObject(rec, ek, ngcc_verdict_name(f->expect));

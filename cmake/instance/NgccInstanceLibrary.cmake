@@ -17,6 +17,7 @@
 # ICCS objects have fixed flags of their own (NGCC_GLUE_C_FLAGS).
 set(NGCC_GCC14_DOWNGRADES -Wno-error=implicit-function-declaration -Wno-error=incompatible-pointer-types
     -Wno-error=int-conversion -Wno-error=implicit-int)
+set(NGCC_CLANG_DOWNGRADES -Wno-error=incompatible-function-pointer-types)
 set(NGCC_GUIDE_C_FLAGS -std=c99 -Wpedantic -Wall -Wextra -O2 -fPIC -D_GNU_SOURCE ${NGCC_GCC14_DOWNGRADES})
 set(NGCC_HARNESS_DEFAULT_C_FLAGS -O2 -fPIC -std=gnu11 -Wall -Wno-unused -Wno-unknown-pragmas
     -fno-strict-aliasing -fwrapv -fno-omit-frame-pointer -D_GNU_SOURCE ${NGCC_GCC14_DOWNGRADES})
@@ -87,6 +88,19 @@ function(ngcc_instance_library)
   endif()
   set(cflags ${NGCC_${fs}_C_FLAGS} ${NGCC_COMMON_FLAGS})
   set(cxxflags ${NGCC_${fs}_CXX_FLAGS} ${NGCC_COMMON_FLAGS})
+  if(CMAKE_C_COMPILER_ID STREQUAL "Clang")
+    # clang spellings: the four GCC 14 downgrades are spelled the same (clang
+    # 14 warns by default; clang 16 errors like GCC 14), plus clang's own
+    # error for function pointer mismatches; -fpermissive is GCC's only
+    # (clang++ ignores it silently, so it is left out rather than claimed).
+    list(APPEND cflags ${NGCC_CLANG_DOWNGRADES})
+    list(REMOVE_ITEM cxxflags -fpermissive)
+  endif()
+  if(NGCC_VARIANT STREQUAL "o3")
+    # cross-build agreement (katx): the same set one optimisation level up
+    list(TRANSFORM cflags REPLACE "^-O2$" "-O3")
+    list(TRANSFORM cxxflags REPLACE "^-O2$" "-O3")
+  endif()
   if(NGCC_C_STANDARD)
     list(TRANSFORM cflags REPLACE "^-std=.*" "-std=${NGCC_C_STANDARD}")
   endif()

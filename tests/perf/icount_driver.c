@@ -24,6 +24,7 @@
 #include "icount_baseline.h"
 #include "icount_measure.h"
 #include "ngcc_child.h"
+#include "ngcc_counter.h"
 #include "ngcc_record.h"
 #include "ngcc_resume.h"
 #include "ngcc_sandbox.h"
@@ -219,6 +220,17 @@ static int valgrind_version(void)
 static int choose_method(void)
 {
     char why[300] = "";
+    /* qemu-user: no PMU for the guest, and the valgrind found here is a
+     * host program that would instrument the emulator, not the guest */
+    char ewhy[256];
+    const char *emu = ngcc_emulated(ewhy, sizeof ewhy);
+    if (emu) {
+        ngcc_frame_set(&I.f, NGCC_SKIP,
+                       "not counted: emulated (%s: %s): no hardware instruction counter for the guest, and "
+                       "valgrind cannot instrument code run by user-mode emulation",
+                       emu, ewhy);
+        return 1;
+    }
     int want_perf = strcmp(I.method_opt, "valgrind") != 0, want_vg = strcmp(I.method_opt, "perf") != 0;
     if (want_perf && icount_hw_probe(why, sizeof why) == 0) {
         I.method = ICOUNT_PERF;

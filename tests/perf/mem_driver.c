@@ -20,6 +20,7 @@
 #include "mem_heap.h"
 #include "mem_rss.h"
 #include "mem_stack.h"
+#include "ngcc_counter.h"
 #include "ngcc_record.h"
 #include "perf_args.h"
 #include "perf_child.h"
@@ -193,11 +194,19 @@ static void evaluate(const cJSON *thresholds)
     const cJSON *entry = perf_thresholds_entry(thresholds, perf_args_key(&M.a), entry_name);
     M.f.verdict = NGCC_PASS;
     size_t used = 0;
+    char why[256];
+    const char *emu = ngcc_emulated(why, sizeof why);
+    if (emu)
+        used = (size_t)snprintf(M.f.detail, sizeof M.f.detail,
+                                "emulated: %s (%s): peak_rss_kb is the emulator process's, recorded, not gated; ", emu,
+                                why);
     for (int i = 0; i < NFIG; i++) {
         double v = rnum(figures[i].field);
         double tol = i == 0 ? M.a.rss_tolerance : M.a.tolerance; /* figures[0]: peak RSS */
         perf_gate_value(entry, figures[i].field, figures[i].unit, v, tol, &M.gate[i]);
         if (v < 0) /* not measured (no heap counter): nothing to gate */
+            M.gate[i].have = 0;
+        if (i == 0 && emu) /* VmHWM is the emulator's (code cache included), not the target's */
             M.gate[i].have = 0;
         if (perf_gate_exceeded(&M.gate[i]))
             M.f.verdict = NGCC_REGRESSION;

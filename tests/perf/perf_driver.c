@@ -21,6 +21,7 @@
 
 #include <cmocka.h>
 
+#include "ngcc_counter.h"
 #include "ngcc_record.h"
 #include "perf_args.h"
 #include "perf_child.h"
@@ -193,6 +194,18 @@ static void evaluate(const cJSON *thresholds)
              rnum("trials"), rnum("iterations"),
              cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(P.run.result, "mode")),
              P.kat.timed_anyway ? "; TIMED ANYWAY: its KAT verdict is not PASS" : "");
+    /* under user-mode emulation the figures time the emulator, not the
+     * target: recorded, never gated (RECORDED, not PASS/REGRESSION), and
+     * ngcc-baseline only takes PASS/NOBASELINE/REGRESSION records */
+    char why[256];
+    const char *emu = ngcc_emulated(why, sizeof why);
+    if (emu && P.f.verdict != NGCC_ERROR) {
+        char rest[sizeof P.f.detail];
+        snprintf(rest, sizeof rest, "%s", P.f.detail);
+        P.f.verdict = NGCC_RECORDED;
+        snprintf(P.f.detail, sizeof P.f.detail, "emulated: %s, not a timing (%.300s); no gate applied: %.1400s", emu,
+                 why, rest);
+    }
 }
 
 /* the reference's KAT must have passed: else its timing is no reference.
@@ -295,6 +308,14 @@ static void write_record(void)
     cJSON *r = ngcc_frame_record_new(&P.f);
     perf_record_common(r, P.a.lib, P.a.system, cJSON_GetObjectItemCaseSensitive(P.run.result, "meta"));
     cJSON_AddBoolToObject(r, "timed_anyway", P.kat.timed_anyway);
+    char why[256];
+    const char *emu = ngcc_emulated(why, sizeof why);
+    if (emu) {
+        cJSON *e = cJSON_AddObjectToObject(r, "emulated");
+        cJSON_AddStringToObject(e, "emulator", emu);
+        cJSON_AddStringToObject(e, "evidence", why);
+        cJSON_AddStringToObject(e, "note", "emulated: not a timing");
+    }
     if (P.kat.kat_verdict[0])
         cJSON_AddStringToObject(r, "kat_verdict", P.kat.kat_verdict);
     else

@@ -23,6 +23,7 @@
 
 #include "memcheck_flow.h"
 #include "ngcc_child.h"
+#include "ngcc_counter.h"
 #include "ngcc_frame.h"
 #include "ngcc_record.h"
 #include "ngcc_resume.h"
@@ -372,8 +373,17 @@ int main(int argc, char **argv)
     ngcc_utc_now(start);
     M.meta = cJSON_CreateObject();
     M.steps = cJSON_CreateArray();
-    if (!ngcc_frame_check_build(&M.f) && !predicted_too_slow())
-        run_valgrind();
+    char ewhy[256];
+    const char *emu = ngcc_emulated(ewhy, sizeof ewhy);
+    if (!ngcc_frame_check_build(&M.f)) {
+        if (emu) /* the valgrind found here is a host program: under qemu-user
+                  * it would check the emulator, not the guest's accesses */
+            ngcc_frame_set(&M.f, NGCC_SKIP,
+                           "not run: emulated (%s: %s): valgrind cannot check code run by user-mode emulation", emu,
+                           ewhy);
+        else if (!predicted_too_slow())
+            run_valgrind();
+    }
     if (M.err.report)
         printf("---- first valgrind error ----\n%s---- end of valgrind error (whole log: %s) ----\n", M.err.report,
                M.log);

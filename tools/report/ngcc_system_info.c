@@ -277,6 +277,18 @@ int main(int argc, char **argv)
                  ctr.name, ctr.freq_hz, ctr.overhead_ticks, ctr.resolution_ticks);
     else
         snprintf(detail, sizeof detail, "no counter '%s': %s", want, ctr.fallback);
+    /* user-mode emulation: the cpu and clock fields describe the host that
+     * runs the emulator, and no timing is the target's */
+    char why[256];
+    const char *emu = ngcc_emulated(why, sizeof why);
+    if (emu) {
+        size_t l = strlen(detail);
+        snprintf(detail + l, sizeof detail - l,
+                 "; emulated: %s (cpu and clock are the host's; timings are not the target's)", emu);
+        cJSON *e = cJSON_AddObjectToObject(r, "emulated");
+        cJSON_AddStringToObject(e, "emulator", emu);
+        cJSON_AddStringToObject(e, "evidence", why);
+    }
     cJSON_AddStringToObject(r, "detail", detail);
     int rc = ngcc_record_write(r, out);
     printf("<DartMeasurement name=\"cores\" type=\"numeric/integer\">%d</DartMeasurement>\n",

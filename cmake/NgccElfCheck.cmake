@@ -1,0 +1,18 @@
+# elf/<cand>/<key>: the library's ELF header names the target machine.
+# -D inputs: LIB WANT (e_machine, decimal) NAME
+if(NOT EXISTS "${LIB}")
+  message(FATAL_ERROR "ngcc: verdict elf ${NAME}: LOADFAIL: ${LIB} is missing; run its build test first")
+endif()
+file(READ "${LIB}" magic LIMIT 4 HEX)
+file(READ "${LIB}" m OFFSET 18 LIMIT 2 HEX)
+string(SUBSTRING "${m}" 0 2 lo)
+string(SUBSTRING "${m}" 2 2 hi)
+math(EXPR machine "0x${hi}${lo}")
+if(NOT magic STREQUAL "7f454c46")
+  message("ngcc: verdict elf ${NAME}: ERROR: ${LIB} is not an ELF file (magic ${magic})")
+  message(FATAL_ERROR "ngcc: elf ${NAME}: not an ELF file")
+elseif(NOT machine EQUAL WANT)
+  message("ngcc: verdict elf ${NAME}: ERROR: ${LIB} has e_machine ${machine}, the target needs ${WANT}")
+  message(FATAL_ERROR "ngcc: elf ${NAME}: wrong machine")
+endif()
+message("ngcc: verdict elf ${NAME}: PASS: ${LIB}: ELF e_machine ${machine}")
