@@ -36,8 +36,8 @@ endif()
 
 option(NGCC_KATX "Register the cross-build KAT agreement tests katx/<cand>/<key>" ON)
 set(NGCC_KATX_RECORDS 3 CACHE STRING "KAT records each katx variant replays (the first N)")
-set(NGCC_KATX_FULL "^(fx-wots|fx-xkem|fx-template|fxq-layout)/[^~]*$" CACHE STRING
-  "Regex over <cand>/<key>: instances that also get the o3 and clang variants (2 extra builds each; zoo variants with a katx expectation always do)")
+set(NGCC_KATX_FULL "^[^~]*$" CACHE STRING
+  "Regex over <cand>/<key>: instances that also get the o3 and clang variants (2 extra builds each; default every instance but no zoo variant; zoo variants with a katx expectation always do; the ci preset narrows it for time)")
 set(NGCC_KATX_EXTRA_DIGESTS "" CACHE STRING
   "katx digest folders of other build trees to agree with (e.g. <src>/build/aarch64/katx)")
 set(NGCC_TIMEOUT_katx 600 CACHE STRING "Timeout of a katx test")
@@ -156,28 +156,22 @@ function(ngcc_add_elf_test n)
 endfunction()
 
 # Cross trees (preset aarch64): what cannot run as it does natively.
-# Instances whose kat verdict depends on this host's speed are not built
-# (SKIP with the reason): measured under qemu-aarch64 here, SLOWKG-128's 20-s
-# keygen ran past the 595-s timeout, SLOW-128's past its 115 s, and
-# WOTS-128~hang-record's 15-s timeout (budget 5 s) cut the run before the
-# hanging record (4 of 10 records, PASS instead of TIMEOUT). MEM-128's 256 MB
-# RLIMIT_AS did not trip under qemu (PASS instead of MEMLIMIT): the limit
-# applies to the emulator's host address space, not the guest's allocations.
-set(NGCC_EMULATION_EXCLUDE "^(fxq-slow/SLOWKG-128|fxq-runtime/SLOW-128|fx-wots/WOTS-128~hang-record|fxq-runtime/MEM-128(~new)?)$" CACHE STRING
-  "Cross trees: <cand>/<key> regex of instances not built under emulation (their verdict depends on native speed or limits)")
+# An instance whose verdict depends on this host's speed or on RLIMIT_AS
+# declares "native_only": "<why>" in its ngcc.json (cmake/NgccOverrides.cmake)
+# and is not built under emulation (SKIP with the reason).
 # Selftests whose scripts run the target's executables directly (cmake -P,
 # no CMAKE_CROSSCOMPILING_EMULATOR, no binfmt_misc here; quirk-verdicts also
 # wants the records of SLOW-128, not built under emulation): disabled in a
 # cross tree, listed at configure time; they run in the host trees.
-set(NGCC_CROSS_HOST_ONLY_TESTS "^selftest/(kat-compare|chatty-output|sandbox|quirk-kat|quirk-verdicts)$"
+set(NGCC_CROSS_HOST_ONLY_TESTS "^selftest/(kat/compare|chatty-output|sandbox|quirk-kat|quirk-verdicts)$"
   CACHE STRING "Cross trees: regex of tests that run target executables without the emulator (disabled)")
 
 # the instance's skip reason in a cross tree (called by discovery)
-function(ngcc_emulation_skip id key out)
+function(ngcc_emulation_skip native_only out)
   set(r "")
-  if(CMAKE_CROSSCOMPILING AND NGCC_EMULATION_EXCLUDE AND "${id}/${key}" MATCHES "${NGCC_EMULATION_EXCLUDE}")
+  if(CMAKE_CROSSCOMPILING AND NOT "${native_only}" STREQUAL "")
     list(JOIN CMAKE_CROSSCOMPILING_EMULATOR " " emu)
-    set(r "emulated (${emu}): its verdict depends on native speed or on RLIMIT_AS, which qemu-user does not give the guest (NGCC_EMULATION_EXCLUDE)")
+    set(r "emulated (${emu}): not built under emulation (\"native_only\": ${native_only})")
   endif()
   set(${out} "${r}" PARENT_SCOPE)
 endfunction()

@@ -38,6 +38,9 @@
 #   claims           "suf-cma" (default) | "euf-cma"   the security the candidate claims: with
 #                             euf-cma a changed valid signature that verifies (malleability) is a
 #                             FINDING, not MALLEABLE
+#   native_only      "<why>"  not built under user-mode emulation (cross trees): its verdict
+#                             depends on native speed or on limits qemu-user does not give the
+#                             guest; the build test is SKIP naming the reason
 #   perf             {"mode": "default" | "1x1"}   1x1: one trial of one call per operation
 #                    {"reference": "<label>" | "<candidate>/<label>"}   compare the perf and
 #                             icount figures with that instance, measured in the same run
@@ -63,7 +66,7 @@
 #   ngcc_override(skip CS-1024)
 # It is turned into the JSON form and checked the same way.
 set(NGCC_OVERRIDE_LIST_KEYS defines include_dirs libraries flags link_flags flagsets sources_exclude skip isa labels)
-set(NGCC_OVERRIDE_SCALAR_KEYS candidate c_standard kat_records memory_limit_mb extended_signature claims)
+set(NGCC_OVERRIDE_SCALAR_KEYS candidate c_standard kat_records memory_limit_mb extended_signature claims native_only)
 set(NGCC_OVERRIDE_MAP_KEYS timeouts expect perf ct selftest)
 set(NGCC_OVERRIDE_NESTED_KEYS instances variants)
 set(NGCC_OVERRIDE_INT_KEYS kat_records memory_limit_mb)
@@ -219,6 +222,11 @@ function(ngcc_override_check_value json key where err)
         set(${err} "isa entry \"${v}\" at ${where}: write <x86-64|aarch64>:<extension> or none" PARENT_SCOPE)
       endif()
     endforeach()
+  elseif(key STREQUAL "native_only")
+    string(JSON v GET "${json}" ${key})
+    if(NOT v MATCHES "[a-z]")
+      set(${err} "\"native_only\" at ${where} gives no reason (write \"native_only\": \"<why the verdict needs native speed or limits>\")" PARENT_SCOPE)
+    endif()
   elseif(key STREQUAL "claims" OR key STREQUAL "extended_signature")
     string(JSON v GET "${json}" ${key})
     if(key STREQUAL "claims" AND NOT v MATCHES "^(suf-cma|euf-cma)$")
