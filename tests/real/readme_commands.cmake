@@ -75,13 +75,13 @@ if(PART STREQUAL "tools")
     -P "${SRC}/tools/bench/kat-overhead.cmake" EXPECT "[Rr]atio")
 elseif(PART STREQUAL "campaign")
   # the campaign command on one small tree, default labels: configure, build,
-  # kat, security, memcheck, prof, perf, icount, system record, report, summary
+  # kat, security, memcheck, ct, prof, perf, icount, system record, report, summary
   documented("cmake -P tools/ngcc-campaign.cmake -DSUBMISSIONS=")
   # (the perf gates get the ci preset's tolerance: this runs beside other tests)
   set(campaign ${CMAKE_COMMAND} -DBUILD_DIR=${WORK}/build "-DSUBMISSIONS=${SRC}/fixtures/fx-xkem"
     -DCONFIGURE_OPTIONS=-DNGCC_PERF_TOLERANCE=0.75 -P "${SRC}/tools/ngcc-campaign.cmake")
   run(campaign COMMAND ${campaign}
-    EXPECT "plan: kat [1-9][0-9]*, security [1-9][0-9]*, memcheck [1-9][0-9]*, prof [1-9][0-9]*, perf [1-9][0-9]*, icount [1-9][0-9]*"
+    EXPECT "plan: kat [1-9][0-9]*, security [1-9][0-9]*, memcheck [1-9][0-9]*, ct [1-9][0-9]*, prof [1-9][0-9]*, perf [1-9][0-9]*, icount [1-9][0-9]*"
            "ngcc campaign verdicts" "not PASS, unexpected:\n  none\n" "ngcc campaign report: .*index\\.html")
   if(NOT EXISTS "${WORK}/build/report/index.html")
     fail("the campaign wrote no report/index.html")
