@@ -134,6 +134,15 @@ static void declassify_declared(unsigned char *sk, ull skl)
     }
 }
 
+/* sk is secret before sign/dec, except the bytes that are public anyway:
+ * copies of pk and the ranges the override declares */
+static void mark_sk_secret(unsigned char *sk, ull skl, const unsigned char *pk, ull pkl)
+{
+    SECRET(sk, skl);
+    declassify_pk_copies(sk, skl, pk, pkl);
+    declassify_declared(sk, skl);
+}
+
 static void sig_record(ngcc_instance *in, unsigned pub, const unsigned char *m0, ull mlen)
 {
     ull pkc = in->sig.pk_len(), skc = in->sig.sk_len(), snc = in->sig.sn_len();
@@ -148,9 +157,7 @@ static void sig_record(ngcc_instance *in, unsigned pub, const unsigned char *m0,
     PUBLIC(&pkl, sizeof pkl);
     PUBLIC(&skl, sizeof skl);
     if (rc == 0) {
-        SECRET(sk, skl < skc ? skl : skc);
-        declassify_pk_copies(sk, skl < skc ? skl : skc, pk, pkl < pkc ? pkl : pkc);
-        declassify_declared(sk, skl < skc ? skl : skc);
+        mark_sk_secret(sk, skl < skc ? skl : skc, pk, pkl < pkc ? pkl : pkc);
         if (ct_flow_selftest_harness_leak && (sk[0] & 1)) /* selftest: a harness bug on purpose */
             printf("#SELFTEST odd\n");
         begin(pub, CT_PUBLIC_SIGN);
@@ -191,9 +198,7 @@ static void kem_record(ngcc_instance *in, unsigned pub)
         PUBLIC(&ssl, sizeof ssl);
     }
     if (rc == 0) {
-        SECRET(sk, skl < skc ? skl : skc);
-        declassify_pk_copies(sk, skl < skc ? skl : skc, pk, pkl < pkc ? pkl : pkc);
-        declassify_declared(sk, skl < skc ? skl : skc);
+        mark_sk_secret(sk, skl < skc ? skl : skc, pk, pkl < pkc ? pkl : pkc);
         if (ct_flow_selftest_harness_leak && (sk[0] & 1)) /* selftest: a harness bug on purpose */
             printf("#SELFTEST odd\n");
         begin(pub, 0);
