@@ -4,14 +4,14 @@
 #ifndef NGCC_CONTROL_H
 #define NGCC_CONTROL_H
 
-#define NGCC_CONTROL_ABI 1
+#define NGCC_CONTROL_ABI 2
 
 typedef struct ngcc_meta {
     int abi;                        /* NGCC_CONTROL_ABI of the glue */
     const char *candidate;          /* candidate id, e.g. "sign-07" */
     const char *instance;           /* instance label (folder), e.g. "CS-128" */
     const char *algorithm_instance; /* ALGORITHM_INSTANCE string */
-    const char *type;               /* "SIG" or "KEM" */
+    const char *type;               /* "SIG", "KEM", "KEX" or "HASH" */
     const char *impl_variant;       /* Reference / Optimized / Additional / "" */
     const char *build_variant;      /* plain / prof / asan */
     const char *flagset;            /* guide / harness-default / compat */
@@ -19,6 +19,7 @@ typedef struct ngcc_meta {
     const char *flags;              /* full compile flags used */
     int blank;                      /* OUTPUT_BLANK_TEST_VECTORS */
     int drng_defined_by_submission; /* 1: the glue did not define drng_algorithm */
+    int digest_bits;                /* HASH: DIGEST_BIT_LENGTH of the header; 0 for the other types */
 } ngcc_meta;
 
 typedef const ngcc_meta *(*ngcc_meta_fn)(void);

@@ -31,8 +31,17 @@ int ngcc_instance_open(const char *path, ngcc_instance *inst, char *err, int err
         dlclose(h);
         return -1;
     }
-    inst->is_kem = strcmp(inst->meta->type, "KEM") == 0;
-    if (inst->is_kem) {
+    if (strcmp(inst->meta->type, "KEM") == 0)
+        inst->type = NGCC_TYPE_KEM;
+    else if (strcmp(inst->meta->type, "KEX") == 0)
+        inst->type = NGCC_TYPE_KEX;
+    else if (strcmp(inst->meta->type, "HASH") == 0)
+        inst->type = NGCC_TYPE_HASH;
+    else
+        inst->type = NGCC_TYPE_SIG;
+    inst->is_kem = inst->type == NGCC_TYPE_KEM;
+    switch (inst->type) {
+    case NGCC_TYPE_KEM:
         RESOLVE(inst->kem.keygen, "kem_keygen");
         RESOLVE(inst->kem.enc, "kem_enc");
         RESOLVE(inst->kem.dec, "kem_dec");
@@ -40,16 +49,46 @@ int ngcc_instance_open(const char *path, ngcc_instance *inst, char *err, int err
         RESOLVE(inst->kem.sk_len, "kem_get_sk_len_bytes");
         RESOLVE(inst->kem.ss_len, "kem_get_ss_len_bytes");
         RESOLVE(inst->kem.ct_len, "kem_get_ct_len_bytes");
-    } else {
+        break;
+    case NGCC_TYPE_KEX:
+        RESOLVE(inst->kex.init_a, "kex_init_a");
+        RESOLVE(inst->kex.init_b, "kex_init_b");
+        RESOLVE(inst->kex.pass1_a, "kex_generate_pass1_msg_a");
+        RESOLVE(inst->kex.pass2_b, "kex_generate_pass2_msg_b");
+        /* a 2-pass protocol need not define pass 3 (the driver links it
+         * only because the template's stub is there) */
+        *(void **)(&inst->kex.pass3_a) = dlsym(h, "kex_generate_pass3_msg_a");
+        RESOLVE(inst->kex.derive_a, "kex_derive_ss_a");
+        RESOLVE(inst->kex.derive_b, "kex_derive_ss_b");
+        RESOLVE(inst->kex.passes_num, "kex_get_passes_num");
+        RESOLVE(inst->kex.pk_len, "kex_get_pk_len_bytes");
+        RESOLVE(inst->kex.sk_len, "kex_get_sk_len_bytes");
+        RESOLVE(inst->kex.sta_len, "kex_get_sta_len_bytes");
+        RESOLVE(inst->kex.stb_len, "kex_get_stb_len_bytes");
+        RESOLVE(inst->kex.ss_len, "kex_get_ss_len_bytes");
+        RESOLVE(inst->kex.total_msg_len, "kex_get_total_msg_len_bytes");
+        break;
+    case NGCC_TYPE_HASH:
+        RESOLVE(inst->hash.hash, "CryptHash");
+        inst->hash.digest_bits = inst->meta->digest_bits;
+        break;
+    default:
         RESOLVE(inst->sig.keygen, "sig_keygen");
         RESOLVE(inst->sig.sign, "sig_sign");
         RESOLVE(inst->sig.verify, "sig_verify");
         RESOLVE(inst->sig.pk_len, "sig_get_pk_len_bytes");
         RESOLVE(inst->sig.sk_len, "sig_get_sk_len_bytes");
         RESOLVE(inst->sig.sn_len, "sig_get_sn_len_bytes");
+        break;
     }
     inst->handle = h;
     return 0;
+}
+
+const char *ngcc_type_name(ngcc_type t)
+{
+    static const char *const names[] = {"SIG", "KEM", "KEX", "HASH"};
+    return (unsigned)t < 4 ? names[t] : "?";
 }
 
 void *ngcc_instance_sym(ngcc_instance *inst, const char *name)

@@ -22,14 +22,51 @@ typedef struct {
     ngcc_len_fn pk_len, sk_len, ss_len, ct_len;
 } ngcc_kem_api;
 
+/* KEX_AlgorithmInstance.h (iccs-kex-hash.md §1): pass k returns 1 when the
+ * exchange is finished, 0 when not, < 0 on error; derive gets the peer's last
+ * message. Every pointer is non-const in the official header. */
+typedef struct {
+    int (*init_a)(unsigned char *pka, ull *pka_len, unsigned char *ska, ull *ska_len, unsigned char *sta, ull *sta_len);
+    int (*init_b)(unsigned char *pkb, ull *pkb_len, unsigned char *skb, ull *skb_len, unsigned char *stb, ull *stb_len);
+    int (*pass1_a)(unsigned char *ska, ull ska_len, unsigned char *pkb, ull pkb_len, unsigned char *sta, ull *sta_len,
+                   unsigned char *m1, ull *m1_len);
+    int (*pass2_b)(unsigned char *skb, ull skb_len, unsigned char *pka, ull pka_len, unsigned char *m1, ull m1_len,
+                   unsigned char *stb, ull *stb_len, unsigned char *m2, ull *m2_len);
+    /* optional: NULL when the library has no kex_generate_pass3_msg_a */
+    int (*pass3_a)(unsigned char *ska, ull ska_len, unsigned char *pkb, ull pkb_len, unsigned char *m2, ull m2_len,
+                   unsigned char *sta, ull *sta_len, unsigned char *m3, ull *m3_len);
+    int (*derive_a)(unsigned char *ska, ull ska_len, unsigned char *pkb, ull pkb_len, unsigned char *mb, ull mb_len,
+                    unsigned char *sta, ull sta_len, unsigned char *ssa, ull *ssa_len);
+    int (*derive_b)(unsigned char *skb, ull skb_len, unsigned char *pka, ull pka_len, unsigned char *ma, ull ma_len,
+                    unsigned char *stb, ull stb_len, unsigned char *ssb, ull *ssb_len);
+    ngcc_len_fn passes_num, pk_len, sk_len, sta_len, stb_len, ss_len, total_msg_len;
+} ngcc_kex_api;
+
+/* CryptHash_AlgorithmInstance.h (iccs-kex-hash.md §3.1): lengths in bits,
+ * a partial last byte MSB-first; 0 on success. digest_bits is the header's
+ * DIGEST_BIT_LENGTH (the driver always passes it). */
+typedef struct {
+    int (*hash)(int digest_len_bits, const unsigned char *msg, ull msg_len_bits, unsigned char *digest);
+    int digest_bits;
+} ngcc_hash_api;
+
+/* the four NGCC types, from the library's metadata */
+typedef enum { NGCC_TYPE_SIG, NGCC_TYPE_KEM, NGCC_TYPE_KEX, NGCC_TYPE_HASH } ngcc_type;
+
 typedef struct {
     void *handle;
-    int is_kem;
+    ngcc_type type;
+    int is_kem; /* type == NGCC_TYPE_KEM (kept for the SIG/KEM drivers) */
     const ngcc_meta *meta;
     ngcc_seed_fn seed;
     ngcc_sig_api sig;
     ngcc_kem_api kem;
+    ngcc_kex_api kex;
+    ngcc_hash_api hash;
 } ngcc_instance;
+
+/* "SIG", "KEM", "KEX" or "HASH" */
+const char *ngcc_type_name(ngcc_type t);
 
 /* 0 on success; else -1 and a one-line reason in err */
 int ngcc_instance_open(const char *path, ngcc_instance *inst, char *err, int errlen);

@@ -163,6 +163,10 @@ function(ngcc_instance_library)
   string(JOIN " " glue_flags_text ${glueflags})
   string(JOIN " " link_flags_text ${linkflags})
   set(compiler_text "${CMAKE_C_COMPILER_ID} ${CMAKE_C_COMPILER_VERSION}")
+  set(digest_bits 0) # HASH instances: DIGEST_BIT_LENGTH as discovery read it
+  if(NGCC_DIGEST_BITS MATCHES "^[0-9]+$")
+    set(digest_bits ${NGCC_DIGEST_BITS})
+  endif()
   target_compile_definitions(ngcc_glue_objs PRIVATE
     "NGCC_CANDIDATE=\"${NGCC_CANDIDATE}\""
     "NGCC_INSTANCE=\"${NGCC_INSTANCE}\""
@@ -173,7 +177,8 @@ function(ngcc_instance_library)
     "NGCC_FLAGSET=\"${NGCC_FLAGSET}\""
     "NGCC_COMPILER=\"${compiler_text}\""
     "NGCC_FLAGS=\"${flags_text}\""
-    "NGCC_BLANK=${NGCC_BLANK}")
+    "NGCC_BLANK=${NGCC_BLANK}"
+    "NGCC_DIGEST_BITS=${digest_bits}")
   if(NGCC_SUBMISSION_DEFINES_DRNG)
     target_compile_definitions(ngcc_glue_objs PRIVATE NGCC_SUBMISSION_DEFINES_DRNG)
   endif()
