@@ -14,7 +14,7 @@ include(NgccIccsFiles)
 
 # Source files that are drivers or benchmarks by name (they carry a main).
 set(NGCC_DRIVER_NAME_REGEX
-  "^(KAT_(SIG|KEM|KEX)|PQCgenKAT.*|[Bb]ench.*|[Ss]peed.*|[Tt]est.*|main|genkat.*)\\.(c|cc|cpp|cxx)$")
+  "^(KAT_(SIG|KEM|KEX|CryptHash)|PQCgenKAT.*|[Bb]ench.*|[Ss]peed.*|[Tt]est.*|main|genkat.*)\\.(c|cc|cpp|cxx)$")
 # Folders (relative to an instance) that never hold library sources: build
 # output, VCS, and the test/benchmark/example folders next to the scheme.
 set(NGCC_SKIP_DIR_REGEX
@@ -118,14 +118,18 @@ function(ngcc_find_instance_dirs tree out)
     if("/${drel}/" MATCHES "${NGCC_SKIP_DIR_REGEX}" OR (in_skip AND NOT "/${hrel}" MATCHES "_[Ii]mplementations?/"))
       continue()
     endif()
-    file(STRINGS "${h}" hits REGEX "int[ \t]+(sig|kem)_keygen[ \t]*\\(")
+    file(STRINGS "${h}" hits REGEX "int[ \t]+((sig|kem)_keygen|kex_init_a|CryptHash)[ \t]*\\(")
     if(NOT hits)
       continue()
     endif()
     list(GET hits 0 hit)
-    string(REGEX MATCH "(sig|kem)_keygen" m "${hit}")
-    string(SUBSTRING "${m}" 0 3 t)
-    string(TOUPPER "${t}" t)
+    string(REGEX MATCH "((sig|kem)_keygen|kex_init_a|CryptHash)" m "${hit}")
+    if(m STREQUAL "CryptHash")
+      set(t HASH)
+    else()
+      string(SUBSTRING "${m}" 0 3 t)
+      string(TOUPPER "${t}" t)
+    endif()
     set(rank 1)
     if(NOT in_skip)
       set(rank 3)
@@ -244,8 +248,8 @@ function(ngcc_discover_tree tree explicit)
     message(STATUS "ngcc: ${tree}: no API header inside, not a submission tree; passed over")
     return()
   elseif(NOT idirs)
-    ngcc_tree_error("${id}" "${tree}: no instance folder found (no header declaring int sig_keygen( or \
-int kem_keygen(); point NGCC_SUBMISSIONS at an unpacked submission tree")
+    ngcc_tree_error("${id}" "${tree}: no instance folder found (no header declaring int sig_keygen(, \
+int kem_keygen(, int kex_init_a( or int CryptHash(); point NGCC_SUBMISSIONS at an unpacked submission tree")
     return()
   endif()
   set(head "${id}: tree ${tree}")
@@ -525,9 +529,18 @@ macro(ngcc_instance_names)
     set(discover_error "ALGORITHM_INSTANCE is unresolved: ${ai_problem}")
   elseif(ai STREQUAL "")
     set(discover_error "no '#define ALGORITHM_INSTANCE \"...\"' in ${api_rel} or the headers it includes (${ai_how})")
+  elseif(type STREQUAL "HASH" AND NOT digest_bits)
+    set(discover_error "no '#define DIGEST_BIT_LENGTH <bits>' (a number) in ${api_rel} or the headers it includes; \
+the hash driver passes it to CryptHash: define it in the header or with `defines`")
   endif()
-  ngcc_find_kat_file("${tree}" "${type}" "${ai}" "${label}" katfile)
-  set(mkey "${label}/KAT_${type}_${ai}.txt")
+  # a hash instance has four KAT files (KAT_2_12_, KAT_2_23_, KAT_2_33_,
+  # KAT_Loop_<ai>.txt): katfile/mkey name the first; the kat label finds the rest
+  set(kat_kind "${type}")
+  if(type STREQUAL "HASH")
+    set(kat_kind "2_12")
+  endif()
+  ngcc_find_kat_file("${tree}" "${kat_kind}" "${ai}" "${label}" katfile)
+  set(mkey "${label}/KAT_${kat_kind}_${ai}.txt")
 endmacro()
 
 # ISA extensions for this instance (override, else detected in Optimized/
@@ -616,7 +629,7 @@ function(ngcc_register_instance key label zoo)
   ngcc_instance_names()
   ngcc_iccs_files() # official ICCS copies (NgccIccsFiles.cmake)
 
-  foreach(f IN ITEMS key label zoo tree id dir type api ai blank impl katfile manifest mkey
+  foreach(f IN ITEMS key label zoo tree id dir type api ai blank digest_bits impl katfile manifest mkey
           root records flagsets link_fallback kat_records ext_sig claims memory_limit_mb perf_mode perf_reference ofile labels isa
           skip_reason discover_error ai_how)
     ngcc_iset(${n} ${f} ${${f}})
@@ -651,6 +664,7 @@ function(ngcc_register_instance key label zoo)
   _put(NGCC_IMPL_VARIANT ${impl})
   _put(NGCC_INSTANCE_DIR ${dir})
   _put(NGCC_BLANK ${blank})
+  _put(NGCC_DIGEST_BITS ${digest_bits})
   _put(NGCC_SOURCES ${srcs})
   _put(NGCC_INCLUDE_DIRS ${all_incs})
   _put(NGCC_DEFINES ${O_defines})

@@ -38,14 +38,18 @@ list(APPEND NGCC_OVERRIDE_LIST_KEYS iccs_official)
 
 # name -> SHA-256 values (raw, CR/BOM removed) of the template's file
 set(NGCC_ICCS_SHA_drng.c 0df0ac78c828bd43bf05724398fa530767d753aa7801a1d1fa5d621321ec797e)
-set(NGCC_ICCS_SHA_drng.h d758aa7f5618bb781960fb7193b536897a09b1fdd7acca5ad8a45495d0e147a7)
+# (the hash package's drng.h differs by trailing spaces on six comment lines)
+set(NGCC_ICCS_SHA_drng.h d758aa7f5618bb781960fb7193b536897a09b1fdd7acca5ad8a45495d0e147a7
+  c4f85a800786e8979bc0cf51ad1f6d474be68d69ae4bc0f8de5df0e0fbe38479)
 set(NGCC_ICCS_SHA_auxfunc.c 27446371eccf14383e5a333dfed6333ed9a2232580d0a52c1c681bc2074a8368
   9b99c0bb3807c9661938a8aca227132d80ec762f85ebd8f67ea91c6161302b82)
 set(NGCC_ICCS_SHA_auxfunc.h 39986e91d9af503eafb568b0c18e50eb9ab5fceca140ddd26924343a09284e74
   44fc920b1ed84e7781711a1f09df8b36b2b3bdadde87281d87a2bd3f10f02175)
 set(NGCC_ICCS_SHA_kat_sig.c 2403e000378a375e12c57350aa8a09bba580e3bcd4ee31fdda1944929cf61dfd)
 set(NGCC_ICCS_SHA_kat_kem.c 62e33b3557c1d7bdb1f16fea4ffa050829a502c4edd0104813a0192fada4213d)
-set(NGCC_ICCS_NAMES drng.c drng.h auxfunc.c auxfunc.h kat_sig.c kat_kem.c)
+set(NGCC_ICCS_SHA_kat_kex.c ea58379cd73c1d169ee8570d526e04eefc27d2e4bf63d6043deb71d3a6391596)
+set(NGCC_ICCS_SHA_kat_crypthash.c 96d4c45790199314d80bfeb5b1cf140a98c111056f2c68744ea31323d84c4322)
+set(NGCC_ICCS_NAMES drng.c drng.h auxfunc.c auxfunc.h kat_sig.c kat_kem.c kat_kex.c kat_crypthash.c)
 set(NGCC_ICCS_TEMPLATE_UB "drng.c: the template's SM3 rotate-left shifts by 32 in sm3_bit_compress (from init_random_number)")
 
 # The SHA-256 of a file as is (raw) and with a leading UTF-8 BOM and every CR
