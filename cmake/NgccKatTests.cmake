@@ -1,5 +1,7 @@
 # kat/<cand>/<key>: replays the official KAT driver on the instance library
 # and compares with the submitted KAT file and/or a kat.sha256 manifest.
+# KAT_KEX.c is replayed by ngcc-kat like KAT_SIG.c / KAT_KEM.c
+set(NGCC_LABEL_TYPES_kat SIG KEM KEX)
 option(NGCC_WRITE_KAT "Write the produced KAT files to <build>/kat/<candidate>/" OFF)
 
 set(NGCC_KAT_BUDGET_S 120 CACHE STRING
@@ -46,6 +48,11 @@ function(ngcc_add_kat_tests n)
   endif()
   if(memory_limit_mb)
     list(APPEND args --mem-limit-mb ${memory_limit_mb})
+  endif()
+  # "expect": {"kat": "CRYPTOFAIL", "kat.detail": "<ERE>"}: the detail must say why
+  ngcc_iget(${n} expect_kat.detail expect_detail)
+  if(NOT "${expect_detail}" STREQUAL "")
+    list(APPEND args --expect-detail "${expect_detail}")
   endif()
   if(NGCC_WRITE_KAT)
     list(APPEND args --write-kat "${CMAKE_BINARY_DIR}/kat/${id}/KAT_${type}_${ai}.txt")
