@@ -4,12 +4,22 @@
 #   the official blank template KAT files byte for byte; the SHA-256 of the
 #   ICCS template package's KAT_{SIG,KEM}_AlgorithmInstance.txt is
 #   fixtures/fx-template/ngcc.json "selftest": {"kat_template_sha256"}.
+#   kat-template/KEX reproduces KAT_KEX_AlgorithmInstance.txt (6d985e00...);
+#   kat-template/KEX-real the same stubs in real mode (40afdd79..., 4690 bytes).
 # selftest/kat/compare: the comparison, manifest and NOKAT paths proven on a
 #   correct fixture instance (tests/kat/kat_selftest.cmake has the scenarios).
 function(ngcc_add_kat_selftests)
-  foreach(type SIG KEM)
+  # KEX-real: the same KEX stubs with OUTPUT_BLANK_TEST_VECTORS 0 (variant
+  # ~real-mode) give iccs-kex-hash.md §2.6's "stubs in real mode" vector
+  foreach(type SIG KEM KEX KEX-real)
     set(name "kat-template/${type}")
-    ngcc_selftest_instance("${name}" "fx-template/${type}-Template" n)
+    set(item "fx-template/${type}-Template")
+    set(file "KAT_${type}_AlgorithmInstance.txt")
+    if(type STREQUAL "KEX-real")
+      set(item "fx-template/KEX-Template~real-mode")
+      set(file "KAT_KEX_AlgorithmInstance.real-mode.txt")
+    endif()
+    ngcc_selftest_instance("${name}" "${item}" n)
     if(n STREQUAL "")
       continue()
     endif()
@@ -22,7 +32,7 @@ function(ngcc_add_kat_selftests)
     endforeach()
     add_test(NAME "${name}" COMMAND ngcc-kat --lib "${root}/libngcc_plain.so" --name "${name}"
       --record-out "${records}/kat-template.json" --build-record "${records}/build-plain.json"
-      --write-kat "${CMAKE_BINARY_DIR}/kat/template/KAT_${type}_AlgorithmInstance.txt"
+      --write-kat "${CMAKE_BINARY_DIR}/kat/template/${file}"
       --kat-sha256 ${sha})
     set_tests_properties("${name}" PROPERTIES LABELS "kat;template;${id}"
       FIXTURES_REQUIRED "ngcc.build.plain.${id}.${key}" TIMEOUT 120 SKIP_RETURN_CODE 77)
