@@ -264,6 +264,11 @@ int kat_replay_child(void *vargs, int wfd)
         fclose(w.out);
         return 1;
     }
+    if (in.type == NGCC_TYPE_HASH) {
+        fprintf(w.meta, "#LOADFAIL %s is a hash instance: its KAT files are replayed by ngcc-kat-hash\n", args->lib);
+        fclose(w.out);
+        return 1;
+    }
     const ngcc_meta *mt = in.meta;
     w.blank = mt->blank;
     fprintf(w.meta, "#META type %s\n#META algorithm_instance %s\n#META blank %d\n", mt->type, mt->algorithm_instance,
