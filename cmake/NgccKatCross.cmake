@@ -63,9 +63,15 @@ function(ngcc_add_katx_tests n)
   if(NOT NGCC_KATX)
     return()
   endif()
-  foreach(f IN ITEMS id key root records kat_records)
+  foreach(f IN ITEMS id key root records kat_records type)
     ngcc_iget(${n} ${f} ${f})
   endforeach()
+  # SIG, KEM and KEX records start at "Count = " and ngcc-kat replays them;
+  # the hash driver's files have no records of that kind: not compared yet
+  if(type STREQUAL "HASH")
+    message(STATUS "ngcc: ${id}/${key}: no katx test: the cross-build KAT agreement covers SIG, KEM and KEX instances only")
+    return()
+  endif()
   ngcc_iget(${n} expect_katx expect)
   ngcc_expect(${n} kat PASS expect_kat)
   # zoo variants whose KAT fails on purpose are not compared, unless they say

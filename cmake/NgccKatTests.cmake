@@ -1,14 +1,114 @@
 # kat/<cand>/<key>: replays the official KAT driver on the instance library
 # and compares with the submitted KAT file and/or a kat.sha256 manifest.
+# KAT_KEX.c is replayed by ngcc-kat like KAT_SIG.c / KAT_KEM.c; a hash
+# instance gets one test per file of KAT_CryptHash.c (ngcc-kat-hash, below)
+set(NGCC_LABEL_TYPES_kat SIG KEM KEX HASH)
 option(NGCC_WRITE_KAT "Write the produced KAT files to <build>/kat/<candidate>/" OFF)
 
 set(NGCC_KAT_BUDGET_S 120 CACHE STRING
   "Campaign budget of one kat test (s): after each record the driver stops when the next record would end past it (record 0 always runs); the test's TIMEOUT is kept at least 60 s above it")
 
+# KAT_2_33 of a hash instance hashes a 1 GiB message (~3 GiB in all): full
+# runs it, reduced makes it SKIP naming this option. Cross trees (AArch64
+# under qemu) default to reduced.
+if(CMAKE_CROSSCOMPILING)
+  set(_ngcc_2_33_default reduced)
+else()
+  set(_ngcc_2_33_default full)
+endif()
+set(NGCC_HASH_KAT_2_33 ${_ngcc_2_33_default} CACHE STRING
+  "KAT_2_33 of hash instances: full (run it: 1 GiB message buffer) or reduced (SKIP naming how to run it)")
+set_property(CACHE NGCC_HASH_KAT_2_33 PROPERTY STRINGS full reduced)
+if(NOT NGCC_HASH_KAT_2_33 MATCHES "^(full|reduced)$")
+  message(FATAL_ERROR "NGCC_HASH_KAT_2_33=${NGCC_HASH_KAT_2_33}: expected full or reduced (-DNGCC_HASH_KAT_2_33=full)")
+endif()
+
+# kat/<cand>/<key>/<file>, file = 2_12 2_23 2_33 loop: one test per file of
+# KAT_CryptHash.c, each with its own verdict and record (kat-<file>.json).
+# The files are found like the SIG/KEM ones (KAT_2_23_<ai>.txt, ...), the
+# manifest line by the file name. Expectations: "kat.<file>" (else "kat")
+# and "kat.<file>.detail" (else "kat.detail"). A zoo variant gets 2_33 and
+# loop only with a "kat.<file>" expectation.
+function(ngcc_add_kat_hash_tests n)
+  foreach(f IN ITEMS id key ai root records tree katfile manifest mkey memory_limit_mb zoo)
+    ngcc_iget(${n} ${f} ${f})
+  endforeach()
+  ngcc_expect(${n} kat PASS expect_all)
+  ngcc_iget(${n} expect_kat.detail detail_all)
+  ngcc_timeout(${n} kat t)
+  math(EXPR inner "${t} - 5")
+  string(REGEX REPLACE "/[^/]*$" "" label "${mkey}")
+  set(files 2_12 2_23 2_33 loop)
+  set(kinds 2_12 2_23 2_33 Loop) # KAT_<kind>_<ai>.txt
+  foreach(file kind IN ZIP_LISTS files kinds)
+    ngcc_iget(${n} expect_kat.${file} expect)
+    # KAT_2_33 (1 GiB, ~3 GiB hashed) and KAT_Loop (10^6 hashes) of a zoo
+    # variant only when its entry asks for them: its bug shows in the
+    # smaller files, and CI time is shared
+    if(file MATCHES "^(2_33|loop)$" AND zoo AND "${expect}" STREQUAL "")
+      message(STATUS "ngcc: ${id}/${key}: no kat/${id}/${key}/${file} test: a zoo variant runs it only with a \"kat.${file}\" expectation")
+      continue()
+    endif()
+    # the fixtures whose files are selftests (kat-template/HASH, kat-sm3ref:
+    # byte for byte against the official values) run the 1 GiB file once
+    ngcc_iget(${n} selftest_kat_template_sha256 st1)
+    ngcc_iget(${n} selftest_kat_sm3ref_sha256 st2)
+    if(file STREQUAL "2_33" AND NOT "${st1}${st2}" STREQUAL "")
+      message(STATUS "ngcc: ${id}/${key}: no kat/${id}/${key}/2_33 test: its selftest (kat-template/HASH/2_33 or kat-sm3ref/2_33) checks that file byte for byte")
+      continue()
+    endif()
+    if("${expect}" STREQUAL "")
+      set(expect ${expect_all})
+    endif()
+    ngcc_iget(${n} expect_kat.${file}.detail detail)
+    if("${detail}" STREQUAL "")
+      set(detail "${detail_all}")
+    endif()
+    set(kat "${katfile}")
+    if(NOT file STREQUAL "2_12")
+      ngcc_find_kat_file("${tree}" "${kind}" "${ai}" "${label}" kat)
+    endif()
+    set(name "kat/${id}/${key}/${file}")
+    set(args --lib "${root}/libngcc_plain.so" --name "${id}/${key}/${file}" --file ${file}
+      --record-out "${records}/kat-${file}.json" --build-record "${records}/build-plain.json"
+      --log "${records}/kat-${file}.child.log" --timeout ${inner} --expect ${expect}
+      --mode ${NGCC_HASH_KAT_2_33})
+    if(NOT "${kat}" STREQUAL "")
+      list(APPEND args --ref "${kat}")
+    endif()
+    if(NOT "${manifest}" STREQUAL "")
+      list(APPEND args --manifest "${manifest}" --manifest-key "${label}/KAT_${kind}_${ai}.txt")
+    endif()
+    if(memory_limit_mb)
+      list(APPEND args --mem-limit-mb ${memory_limit_mb})
+    endif()
+    if(NOT "${detail}" STREQUAL "")
+      list(APPEND args --expect-detail "${detail}")
+    endif()
+    if(NGCC_WRITE_KAT)
+      list(APPEND args --write-kat "${CMAKE_BINARY_DIR}/kat/${id}/KAT_${kind}_${ai}.txt")
+    endif()
+    add_test(NAME "${name}" COMMAND ngcc-kat-hash ${args})
+    set(labels "kat;${id};${key}")
+    if(file STREQUAL "2_33")
+      list(APPEND labels slow) # ctest -LE slow leaves the 1 GiB file out
+    endif()
+    set_tests_properties("${name}" PROPERTIES
+      LABELS "${labels}"
+      FIXTURES_REQUIRED "ngcc.build.plain.${id}.${key}"
+      FIXTURES_SETUP "ngcc.kat.${id}.${key}"
+      TIMEOUT ${t} SKIP_RETURN_CODE 77)
+  endforeach()
+endfunction()
+
 function(ngcc_add_kat_tests n)
   foreach(f IN ITEMS id key type ai root records katfile manifest mkey kat_records memory_limit_mb timeout_kat)
     ngcc_iget(${n} ${f} ${f})
   endforeach()
+  if(type STREQUAL "HASH")
+    ngcc_add_kat_hash_tests(${n})
+    return()
+  endif()
   ngcc_expect(${n} kat PASS expect)
   ngcc_timeout(${n} kat t)
   # The budget decides, not CTest: with the default timeout, the timeout is
@@ -46,6 +146,11 @@ function(ngcc_add_kat_tests n)
   endif()
   if(memory_limit_mb)
     list(APPEND args --mem-limit-mb ${memory_limit_mb})
+  endif()
+  # "expect": {"kat": "CRYPTOFAIL", "kat.detail": "<ERE>"}: the detail must say why
+  ngcc_iget(${n} expect_kat.detail expect_detail)
+  if(NOT "${expect_detail}" STREQUAL "")
+    list(APPEND args --expect-detail "${expect_detail}")
   endif()
   if(NGCC_WRITE_KAT)
     list(APPEND args --write-kat "${CMAKE_BINARY_DIR}/kat/${id}/KAT_${type}_${ai}.txt")

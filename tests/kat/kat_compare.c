@@ -112,10 +112,19 @@ void kat_compare_finish(kat_compare *c, int run_complete)
         return;
     long rl = next_ref(c);
     long cnt;
-    if (rl < 0 || (ngcc_canon_count_line(c->rbuf, (size_t)rl, &cnt) && cnt >= c->records))
+    if (rl < 0)
+        return;
+    int is_count = ngcc_canon_count_line(c->rbuf, (size_t)rl, &cnt);
+    if (is_count && cnt >= c->records)
         return;
     static const char end[] = "(end of produced text)";
-    c->cur_record = c->records - 1;
+    /* the record the missing reference line belongs to: a Count line's own,
+     * else the record the produced text ended in (a KEX run the official
+     * driver stops mid-record) */
+    if (is_count)
+        c->cur_record = cnt;
+    else if (c->cur_record < 0 || c->cur_record >= c->records)
+        c->cur_record = c->records - 1;
     mismatch(c, c->rbuf, (size_t)rl, end, sizeof end - 1);
 }
 

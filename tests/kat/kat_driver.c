@@ -8,6 +8,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <poll.h>
+#include <regex.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -30,6 +31,8 @@
 #include "ngcc_verdict.h"
 
 #define MAX_EVENTS_PER_RECORD 8
+/* operations timed (#B/#T): SIG/KEM, then KEX */
+#define NOPS 12
 
 typedef struct {
     int produced; /* its Count line was seen */
@@ -45,6 +48,7 @@ static struct {
      * timeout, mem-limit-mb, expect) and kat's own */
     ngcc_frame f;
     const char *ref, *manifest, *mkey, *write_kat, *kat_sha256;
+    const char *expect_detail; /* --expect-detail: ERE the detail must match */
     int records;
     double budget;
     /* results (the verdict and its detail are K.f's) */
@@ -70,8 +74,10 @@ static struct {
     char cur_op[16];
     int cur_op_rec;
     double cur_op_t0;
-    double *op_times[5];
-    int op_n[5];
+    double *op_times[NOPS];
+    int op_n[NOPS];
+    int kex_stop_code; /* KEX: #STOP (the official driver returned this code) */
+    int kex_stop_record;
     char produced_hex[65], produced_nolen_hex[65];
     char written_sha[65];
     ngcc_katdigest *digest;
@@ -79,12 +85,12 @@ static struct {
     int cur;
 } K;
 
-static const char usage[] =
-    "usage: ngcc-kat --lib <instance.so> --name <cand>/<inst> --record-out <file.json>\n"
-    "       [--ref <KAT file>] [--manifest <kat.sha256> --manifest-key <label>/<file>]\n"
-    "       [--records N] [--timeout S] [--mem-limit-mb M] [--build-record <json>]\n"
-    "       [--write-kat <path>] [--kat-sha256 <hex>] [--expect VERDICT] [--log <path>]\n"
-    "       [--budget S]  (stop at a record boundary when the next record would end past S s)\n";
+static const char usage[] = "usage: ngcc-kat --lib <instance.so> --name <cand>/<inst> --record-out <file.json>\n"
+                            "       [--ref <KAT file>] [--manifest <kat.sha256> --manifest-key <label>/<file>]\n"
+                            "       [--records N] [--timeout S] [--mem-limit-mb M] [--build-record <json>]\n"
+                            "       [--write-kat <path>] [--kat-sha256 <hex>] [--expect VERDICT] [--log <path>]\n"
+                            "       [--budget S]  (stop at a record boundary when the next record would end past S s)\n"
+                            "       [--expect-detail <ERE>]  (the detail of an expected verdict must match it)\n";
 
 static void add_event(int r, const char *text)
 {
@@ -96,11 +102,20 @@ static void add_event(int r, const char *text)
 }
 
 /* ---- operation times and the record budget ---- */
-static const char *const OP_NAMES[5] = {"keygen", "sign", "verify", "enc", "dec"};
+static const char *const OP_NAMES[NOPS] = {"keygen", "sign",  "verify", "enc",   "dec",      "init_a",
+                                           "init_b", "pass1", "pass2",  "pass3", "derive_a", "derive_b"};
+/* the KEX function of each KEX operation name (from "init_a" on) */
+static const char *const KEX_CALLS[NOPS - 5] = {"kex_init_a",
+                                                "kex_init_b",
+                                                "kex_generate_pass1_msg_a",
+                                                "kex_generate_pass2_msg_b",
+                                                "kex_generate_pass3_msg_a",
+                                                "kex_derive_ss_a",
+                                                "kex_derive_ss_b"};
 
 static int op_index(const char *op)
 {
-    for (int i = 0; i < 5; i++)
+    for (int i = 0; i < NOPS; i++)
         if (strcmp(op, OP_NAMES[i]) == 0)
             return i;
     return -1;
@@ -111,6 +126,11 @@ static void api_call_name(const char *op, char *out, size_t len)
 {
     const cJSON *t = cJSON_GetObjectItem(K.meta, "type");
     int kem = cJSON_IsString(t) && strcmp(t->valuestring, "KEM") == 0;
+    int i = op_index(op);
+    if (i >= 5) {
+        snprintf(out, len, "%s", KEX_CALLS[i - 5]);
+        return;
+    }
     snprintf(out, len, "%s_%s", kem ? "kem" : "sig", op[0] ? op : "?");
 }
 
@@ -211,12 +231,12 @@ static int cmp_double(const void *a, const void *b)
 static void add_op_seconds(cJSON *r)
 {
     int any = 0;
-    for (int i = 0; i < 5; i++)
+    for (int i = 0; i < NOPS; i++)
         any |= K.op_n[i] > 0;
     if (!any)
         return;
     cJSON *o = cJSON_AddObjectToObject(r, "op_seconds");
-    for (int i = 0; i < 5; i++) {
+    for (int i = 0; i < NOPS; i++) {
         int n = K.op_n[i];
         if (n == 0)
             continue;
@@ -262,6 +282,15 @@ static void on_line(char *line, size_t len, FILE *kat_out)
             snprintf(K.loadfail_msg, sizeof K.loadfail_msg, "%s", line + (len > 10 ? 10 : len));
         } else if (strncmp(line, "#B ", 3) == 0 || strncmp(line, "#T ", 3) == 0 || strncmp(line, "#R ", 3) == 0) {
             on_timing(line);
+        } else if (strncmp(line, "#STOP ", 6) == 0) {
+            /* KEX: the official driver returns here; the record stays
+             * incomplete, but the run ended as the official one does */
+            long r = -1, code = 0;
+            if (sscanf(line + 6, "%ld %ld", &r, &code) == 2) {
+                K.kex_stop_record = (int)r;
+                K.kex_stop_code = (int)code;
+            }
+            K.done = 1;
         } else if (strcmp(line, "#DONE") == 0) {
             K.done = 1;
             if (K.cur >= 0 && K.cur < NGCC_MAX_RECORDS)
@@ -673,8 +702,9 @@ static int run_cases(const char *group)
     struct CMUnitTest *tests = calloc((size_t)(2 * n), sizeof *tests);
     case_arg *args = calloc((size_t)n, sizeof *args);
     char(*names)[48] = calloc((size_t)(2 * n), sizeof *names);
+    const cJSON *type = cJSON_GetObjectItem(K.meta, "type");
     int is_kem =
-        cJSON_GetObjectItem(K.meta, "type") && strcmp(cJSON_GetObjectItem(K.meta, "type")->valuestring, "KEM") == 0;
+        cJSON_IsString(type) && (strcmp(type->valuestring, "KEM") == 0 || strcmp(type->valuestring, "KEX") == 0);
     for (int r = 0; r < n; r++) {
         args[r].r = r;
         snprintf(names[2 * r], 48, "record_%02d_text", r);
@@ -741,6 +771,11 @@ static void write_record(void)
     for (int i = 0; i < K.run_records && K.rec[i].complete; i++)
         cJSON_AddItemToArray(rs, cJSON_CreateNumber(K.rec_end[i] - (i ? K.rec_end[i - 1] : 0)));
     add_op_seconds(r);
+    if (K.kex_stop_code) {
+        /* KEX: where the official driver returned and with what */
+        cJSON_AddNumberToObject(r, "kex_driver_code", K.kex_stop_code);
+        cJSON_AddNumberToObject(r, "kex_stop_record", K.kex_stop_record);
+    }
     cJSON_AddNumberToObject(r, "records_requested", K.records);
     cJSON_AddNumberToObject(r, "records_run", K.run_records);
     cJSON_AddNumberToObject(r, "records_complete", records_produced());
@@ -815,6 +850,16 @@ static int own_option(ngcc_frame *f, int c, const char *v)
         return 0;
     case 'B':
         return ngcc_frame_number(f, "budget", v, 0, 1e7, &K.budget);
+    case 'D': {
+        regex_t re;
+        if (regcomp(&re, v, REG_EXTENDED | REG_NOSUB)) {
+            fprintf(stderr, "ngcc-kat: --expect-detail %s: not a valid extended regular expression\n", v);
+            return -1;
+        }
+        regfree(&re);
+        K.expect_detail = v;
+        return 0;
+    }
     case 'N':
         if (ngcc_frame_number(f, "records", v, 1, NGCC_MAX_RECORDS, &d))
             return -1;
@@ -856,8 +901,9 @@ static int written_kat_kept(void)
 int main(int argc, char **argv)
 {
     static const struct option lo[] = {
-        {"ref", 1, 0, 'r'},       {"manifest", 1, 0, 'm'},   {"manifest-key", 1, 0, 'k'}, {"records", 1, 0, 'N'},
-        {"write-kat", 1, 0, 'w'}, {"kat-sha256", 1, 0, 's'}, {"budget", 1, 0, 'B'},       {0, 0, 0, 0}};
+        {"ref", 1, 0, 'r'},     {"manifest", 1, 0, 'm'},      {"manifest-key", 1, 0, 'k'},
+        {"records", 1, 0, 'N'}, {"write-kat", 1, 0, 'w'},     {"kat-sha256", 1, 0, 's'},
+        {"budget", 1, 0, 'B'},  {"expect-detail", 1, 0, 'D'}, {0, 0, 0, 0}};
     static const ngcc_frame_spec spec = {"kat", "ngcc-kat", usage, lo, own_option, 0, NULL};
     K.records = 10;
     int rc = ngcc_frame_parse(&K.f, &spec, argc, argv);
@@ -886,8 +932,20 @@ int main(int argc, char **argv)
     if (K.have_ref)
         kat_compare_close(&K.cmp);
     ngcc_katdigest_free(K.digest);
-    for (int i = 0; i < 5; i++)
+    for (int i = 0; i < NOPS; i++)
         free(K.op_times[i]);
     cJSON_Delete(K.meta);
-    return ngcc_frame_finish(&K.f);
+    /* an expected verdict must also say why (zoo "expect": {"kat.detail": ERE}) */
+    int detail_ok = 1;
+    if (K.expect_detail && K.f.verdict == K.f.expect) {
+        regex_t re;
+        regcomp(&re, K.expect_detail, REG_EXTENDED | REG_NOSUB);
+        detail_ok = regexec(&re, K.f.detail, 0, NULL, 0) == 0;
+        regfree(&re);
+        if (!detail_ok)
+            fprintf(stderr, "ngcc: kat %s: the verdict is the expected %s but its detail does not match /%s/\n",
+                    K.f.name, ngcc_verdict_name(K.f.verdict), K.expect_detail);
+    }
+    rc = ngcc_frame_finish(&K.f);
+    return rc == 0 && !detail_ok ? 1 : rc;
 }

@@ -1,4 +1,5 @@
 #include "kat_replay.h"
+#include "kat_writer.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,17 +13,8 @@
 #include "ngcc_loader.h"
 #include "ngcc_util.h"
 
-typedef struct {
-    FILE *out;
-    FILE *meta; /* '#' protocol lines: out, or a null sink in text-only mode */
-    int blank;
-    int record;
-    char *hexbuf;
-    size_t hexcap;
-} writer;
-
 /* official fprintlen: "<Name>_Len = %llu", or "<Name>_Len = " in blank mode */
-static void put_len(writer *w, const char *name, ull v)
+void kw_len(kat_writer *w, const char *name, ull v)
 {
     if (w->blank)
         fprintf(w->out, "%s_Len = \n", name);
@@ -32,7 +24,7 @@ static void put_len(writer *w, const char *name, ull v)
 
 /* official fprintstr: "<Name> = " then %02X of each byte. Never reads past
  * the buffer we own: a length above it was reported as lenover already. */
-static void put_hex(writer *w, const char *name, const ngcc_gbuf *g, ull len)
+void kw_hex(kat_writer *w, const char *name, const ngcc_gbuf *g, ull len)
 {
     if (len > g->len)
         len = g->len;
@@ -47,7 +39,7 @@ static void put_hex(writer *w, const char *name, const ngcc_gbuf *g, ull len)
     fputc('\n', w->out);
 }
 
-static void event(writer *w, const char *kind, const char *fmt, const char *a, long b)
+void kw_event(kat_writer *w, const char *kind, const char *fmt, const char *a, long b)
 {
     fprintf(w->meta, "#EV %d %s ", w->record, kind);
     fprintf(w->meta, fmt, a, b);
@@ -55,14 +47,14 @@ static void event(writer *w, const char *kind, const char *fmt, const char *a, l
 }
 
 /* after every call: guards of every buffer, returned length vs claimed */
-static void check_guards(writer *w, const char *call, ngcc_gbuf *const *bufs, const char *const *names, int n)
+void kw_check_guards(kat_writer *w, const char *call, ngcc_gbuf *const *bufs, const char *const *names, int n)
 {
     for (int i = 0; i < n; i++) {
         long where;
         if (ngcc_gbuf_check(bufs[i], &where)) {
             char what[96];
             snprintf(what, sizeof what, "%s wrote outside %s", call, names[i]);
-            event(w, "overflow", "%s at offset %ld", what, where);
+            kw_event(w, "overflow", "%s at offset %ld", what, where);
             /* re-arm so one overflow is reported once */
             memcpy(bufs[i]->base, bufs[i]->pattern, NGCC_GUARD_LEN);
             memcpy(bufs[i]->p + bufs[i]->len, bufs[i]->pattern + NGCC_GUARD_LEN, NGCC_GUARD_LEN);
@@ -70,46 +62,46 @@ static void check_guards(writer *w, const char *call, ngcc_gbuf *const *bufs, co
     }
 }
 
-static void check_len(writer *w, const char *what, ull got, ull claimed)
+void kw_check_len(kat_writer *w, const char *what, ull got, ull claimed)
 {
     if (got > claimed) {
         char t[64];
         snprintf(t, sizeof t, "%s %llu", what, got);
-        event(w, "lenover", "%s > claimed %ld", t, (long)claimed);
+        kw_event(w, "lenover", "%s > claimed %ld", t, (long)claimed);
     }
 }
 
-static void call_rc(writer *w, const char *call, int rc)
+void kw_call_rc(kat_writer *w, const char *call, int rc)
 {
     if (rc != 0)
-        event(w, "call", "%s returned %ld", call, rc);
+        kw_event(w, "call", "%s returned %ld", call, rc);
 }
 
 /* Operation timing (wall seconds around each API call): "#B <record> <op>"
  * just before the call (flushed, so the parent knows what is running when a
  * record hangs) and "#T <record> <op> <seconds>" after it. */
-static double wall_now(void)
+static double kw_wall_now(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static double op_begin(writer *w, const char *op)
+double kw_op_begin(kat_writer *w, const char *op)
 {
     fprintf(w->meta, "#B %d %s\n", w->record, op);
     fflush(w->out);
-    return wall_now();
+    return kw_wall_now();
 }
 
-static void op_end(writer *w, const char *op, double t0)
+void kw_op_end(kat_writer *w, const char *op, double t0)
 {
-    double s = wall_now() - t0;
+    double s = kw_wall_now() - t0;
     fprintf(w->meta, "#T %d %s %.6f\n", w->record, op, s);
 }
 
 /* end of a record: "#R <record>", flushed */
-static void record_end(writer *w)
+void kw_record_end(kat_writer *w)
 {
     fprintf(w->meta, "#R %d\n", w->record);
     fflush(w->out);
@@ -119,28 +111,28 @@ static void record_end(writer *w)
  * instantiating drng_algorithm, keygen, then PK_Len/PK/SK_Len/SK. */
 typedef int (*keygen_fn)(unsigned char *pk, ull *pk_len, unsigned char *sk, ull *sk_len);
 
-static void record_keygen(writer *w, ngcc_instance *in, keygen_fn keygen, const char *call, const char *op,
+static void record_keygen(kat_writer *w, ngcc_instance *in, keygen_fn keygen, const char *call, const char *op,
                           ngcc_gbuf *const *bufs, const char *const *names, int nbufs, ngcc_gbuf *seed, ngcc_gbuf *pk,
                           ull *pk_len, ull pk_claim, ngcc_gbuf *sk, ull *sk_len, ull sk_claim)
 {
     fprintf(w->out, "Seed_Len = %d\n", NGCC_KAT_SEED_BYTES);
-    put_hex(w, "Seed", seed, NGCC_KAT_SEED_BYTES);
+    kw_hex(w, "Seed", seed, NGCC_KAT_SEED_BYTES);
     in->seed(seed->p, NGCC_KAT_SEED_BYTES);
     fflush(w->out);
-    double t0 = op_begin(w, op);
+    double t0 = kw_op_begin(w, op);
     int rc = keygen(pk->p, pk_len, sk->p, sk_len);
-    op_end(w, op, t0);
-    call_rc(w, call, rc);
-    check_guards(w, call, bufs, names, nbufs);
-    check_len(w, "pk_len", *pk_len, pk_claim);
-    check_len(w, "sk_len", *sk_len, sk_claim);
-    put_len(w, "PK", *pk_len);
-    put_hex(w, "PK", pk, *pk_len);
-    put_len(w, "SK", *sk_len);
-    put_hex(w, "SK", sk, *sk_len);
+    kw_op_end(w, op, t0);
+    kw_call_rc(w, call, rc);
+    kw_check_guards(w, call, bufs, names, nbufs);
+    kw_check_len(w, "pk_len", *pk_len, pk_claim);
+    kw_check_len(w, "sk_len", *sk_len, sk_claim);
+    kw_len(w, "PK", *pk_len);
+    kw_hex(w, "PK", pk, *pk_len);
+    kw_len(w, "SK", *sk_len);
+    kw_hex(w, "SK", sk, *sk_len);
 }
 
-static int replay_sig(writer *w, ngcc_instance *in, int records)
+static int replay_sig(kat_writer *w, ngcc_instance *in, int records)
 {
     ngcc_sig_api *a = &in->sig;
     ull pk_len = a->pk_len(), sk_len = a->sk_len(), sn_len = a->sn_len();
@@ -166,30 +158,30 @@ static int replay_sig(writer *w, ngcc_instance *in, int records)
         record_keygen(w, in, a->keygen, "sig_keygen", "keygen", bufs, names, 5, &seed, &pk, &pk_len, pk_claim, &sk,
                       &sk_len, sk_claim);
         fprintf(w->out, "M_Len = %d\n", (int)m_len);
-        put_hex(w, "M", &m, m_len);
+        kw_hex(w, "M", &m, m_len);
         fflush(w->out);
-        double t0 = op_begin(w, "sign");
+        double t0 = kw_op_begin(w, "sign");
         int rc = a->sign(sk.p, sk_len, m.p, m_len, sn.p, &sn_len);
-        op_end(w, "sign", t0);
-        call_rc(w, "sig_sign", rc);
-        check_guards(w, "sig_sign", bufs, names, 5);
-        check_len(w, "sn_len", sn_len, sn_claim);
-        put_len(w, "Sn", sn_len);
-        put_hex(w, "Sn", &sn, sn_len);
+        kw_op_end(w, "sign", t0);
+        kw_call_rc(w, "sig_sign", rc);
+        kw_check_guards(w, "sig_sign", bufs, names, 5);
+        kw_check_len(w, "sn_len", sn_len, sn_claim);
+        kw_len(w, "Sn", sn_len);
+        kw_hex(w, "Sn", &sn, sn_len);
         fflush(w->out);
-        t0 = op_begin(w, "verify");
+        t0 = kw_op_begin(w, "verify");
         rc = a->verify(pk.p, pk_len, sn.p, sn_len > sn_claim ? sn_claim : sn_len, m.p, m_len);
-        op_end(w, "verify", t0);
-        call_rc(w, "sig_verify", rc);
-        check_guards(w, "sig_verify", bufs, names, 5);
+        kw_op_end(w, "verify", t0);
+        kw_call_rc(w, "sig_verify", rc);
+        kw_check_guards(w, "sig_verify", bufs, names, 5);
         fputc('\n', w->out);
-        record_end(w);
+        kw_record_end(w);
         fflush(w->out);
     }
     return 0;
 }
 
-static int replay_kem(writer *w, ngcc_instance *in, int records)
+static int replay_kem(kat_writer *w, ngcc_instance *in, int records)
 {
     ngcc_kem_api *a = &in->kem;
     ull pk_len = a->pk_len(), sk_len = a->sk_len(), ss_len = a->ss_len(), ct_len = a->ct_len();
@@ -215,29 +207,29 @@ static int replay_kem(writer *w, ngcc_instance *in, int records)
         record_keygen(w, in, a->keygen, "kem_keygen", "keygen", bufs, names, 6, &seed, &pk, &pk_len, pk_claim, &sk,
                       &sk_len, sk_claim);
         fflush(w->out);
-        double t0 = op_begin(w, "enc");
+        double t0 = kw_op_begin(w, "enc");
         int rc = a->enc(pk.p, pk_len, ss.p, &ss_len, ct.p, &ct_len);
-        op_end(w, "enc", t0);
-        call_rc(w, "kem_enc", rc);
-        check_guards(w, "kem_enc", bufs, names, 6);
-        check_len(w, "ct_len", ct_len, ct_claim);
-        check_len(w, "ss_len", ss_len, ss_claim);
-        put_len(w, "CT", ct_len);
-        put_hex(w, "CT", &ct, ct_len);
-        put_len(w, "SS", ss_len);
-        put_hex(w, "SS", &ss, ss_len);
+        kw_op_end(w, "enc", t0);
+        kw_call_rc(w, "kem_enc", rc);
+        kw_check_guards(w, "kem_enc", bufs, names, 6);
+        kw_check_len(w, "ct_len", ct_len, ct_claim);
+        kw_check_len(w, "ss_len", ss_len, ss_claim);
+        kw_len(w, "CT", ct_len);
+        kw_hex(w, "CT", &ct, ct_len);
+        kw_len(w, "SS", ss_len);
+        kw_hex(w, "SS", &ss, ss_len);
         fflush(w->out);
         /* official: dec writes into the same ss_len variable */
-        t0 = op_begin(w, "dec");
+        t0 = kw_op_begin(w, "dec");
         rc = a->dec(sk.p, sk_len, ct.p, ct_len > ct_claim ? ct_claim : ct_len, ss1.p, &ss_len);
-        op_end(w, "dec", t0);
-        call_rc(w, "kem_dec", rc);
-        check_guards(w, "kem_dec", bufs, names, 6);
-        check_len(w, "ss_len", ss_len, ss_claim);
+        kw_op_end(w, "dec", t0);
+        kw_call_rc(w, "kem_dec", rc);
+        kw_check_guards(w, "kem_dec", bufs, names, 6);
+        kw_check_len(w, "ss_len", ss_len, ss_claim);
         if (memcmp(ss.p, ss1.p, ss_len > ss_claim ? ss_claim : ss_len) != 0)
-            event(w, "ssdiff", "%s at record %ld", "kem_dec shared secret differs from kem_enc's", (long)i);
+            kw_event(w, "ssdiff", "%s at record %ld", "kem_dec shared secret differs from kem_enc's", (long)i);
         fputc('\n', w->out);
-        record_end(w);
+        kw_record_end(w);
         fflush(w->out);
     }
     return 0;
@@ -259,7 +251,7 @@ static int valid_instance_name(const char *s)
 int kat_replay_child(void *vargs, int wfd)
 {
     kat_replay_args *args = vargs;
-    writer w = {0};
+    kat_writer w = {0};
     w.out = fdopen(wfd, "w");
     if (!w.out)
         return 2;
@@ -272,6 +264,11 @@ int kat_replay_child(void *vargs, int wfd)
         fclose(w.out);
         return 1;
     }
+    if (in.type == NGCC_TYPE_HASH) {
+        fprintf(w.meta, "#LOADFAIL %s is a hash instance: its KAT files are replayed by ngcc-kat-hash\n", args->lib);
+        fclose(w.out);
+        return 1;
+    }
     const ngcc_meta *mt = in.meta;
     w.blank = mt->blank;
     fprintf(w.meta, "#META type %s\n#META algorithm_instance %s\n#META blank %d\n", mt->type, mt->algorithm_instance,
@@ -279,9 +276,13 @@ int kat_replay_child(void *vargs, int wfd)
     fprintf(w.meta, "#META impl_variant %s\n#META flagset %s\n#META compiler %s\n#META flags %s\n", mt->impl_variant,
             mt->flagset, mt->compiler, mt->flags);
     fprintf(w.meta, "#META name_valid %d\n", valid_instance_name(mt->algorithm_instance));
-    int rc = in.is_kem ? replay_kem(&w, &in, args->records) : replay_sig(&w, &in, args->records);
+    int rc = in.type == NGCC_TYPE_KEX ? kat_replay_kex(&w, &in, args->records)
+             : in.is_kem              ? replay_kem(&w, &in, args->records)
+                                      : replay_sig(&w, &in, args->records);
     if (rc == 0)
         fprintf(w.meta, "#DONE\n");
+    if (rc == 2)
+        rc = 0; /* KEX: stopped as the official driver does (#STOP) */
     if (w.meta != w.out)
         fclose(w.meta);
     fclose(w.out);
