@@ -17,6 +17,11 @@
 # Instances whose API header sets OUTPUT_BLANK_TEST_VECTORS 1 (blank
 # templates, every function a stub) get no security tests.
 
+# KEX and hash instances get security and security-asan tests (their own
+# check tables, tests/security/sec_kex_checks.c and sec_hash_checks.c), but
+# no memcheck test: ngcc-memcheck replays a SIG/KEM KAT record only.
+set(NGCC_LABEL_TYPES_security SIG KEM KEX HASH)
+
 # Time budget (quirk class 21, tests/security/sec_budget.h): the security
 # tests plan keys, messages and signature flips to fit NGCC_SECURITY_BUDGET
 # from the operation times the kat test measured (<records>/kat.json
@@ -220,7 +225,8 @@ function(ngcc_add_security_tests n)
   if(NGCC_ASAN_RUNTIME)
     _ngcc_add_security_asan(${n})
   endif()
-  if(NGCC_VALGRIND)
+  ngcc_iget(${n} type type)
+  if(NGCC_VALGRIND AND type MATCHES "^(SIG|KEM)$")
     _ngcc_add_memcheck(${n})
   endif()
   _ngcc_add_security_selftest(${n})

@@ -26,12 +26,24 @@ typedef struct {
     const unsigned char *orig; /* inputs: the caller's data; NULL for outputs */
     ull claimed;               /* outputs */
     ull *len;                  /* outputs: the in/out length variable */
+    ull in_len;                /* in/out outputs (KEX state): bytes of caller data it entered with */
+    int scratch;               /* inputs the callee may overwrite (KEX derive's state) */
 } arg;
 
 void sec_claims_read(const ngcc_instance *in, sec_claims *cl)
 {
     memset(cl, 0, sizeof *cl);
-    if (in->is_kem) {
+    if (in->type == NGCC_TYPE_KEX) {
+        cl->passes = in->kex.passes_num();
+        cl->pk = in->kex.pk_len();
+        cl->sk = in->kex.sk_len();
+        cl->sta = in->kex.sta_len();
+        cl->stb = in->kex.stb_len();
+        cl->ss = in->kex.ss_len();
+        cl->msg = in->kex.total_msg_len();
+    } else if (in->type == NGCC_TYPE_HASH) {
+        cl->digest_bits = in->hash.digest_bits;
+    } else if (in->is_kem) {
         cl->pk = in->kem.pk_len();
         cl->sk = in->kem.sk_len();
         cl->ct = in->kem.ct_len();
@@ -134,7 +146,7 @@ static void check_output(const char *api, const char *what, arg *a)
         *a->len = a->claimed;
         return;
     }
-    for (ull i = *a->len; i < a->claimed; i++)
+    for (ull i = *a->len > a->in_len ? *a->len : a->in_len; i < a->claimed; i++)
         if (a->b.g.p[i] != (S.pattern ? sec_call_pattern_byte(S.pattern, i) : sec_buf_fill_byte(a->tag, (size_t)i))) {
             sec_issue_add(&S.res->buffer, "%s wrote past the returned %s_len %llu (byte %llu of %llu changed) at %s",
                           api, a->name, *a->len, i, a->claimed, what);
@@ -151,7 +163,9 @@ static void after(const char *api, const char *what, arg *args, int n)
         if (sec_buf_guard_broken(&a->b, &where))
             sec_issue_add(&S.res->buffer, "%s wrote outside %s (byte %ld of a %zu-byte buffer) at %s", api, a->name,
                           where, a->b.g.len, what);
-        if (a->orig) {
+        if (a->orig && a->scratch) {
+            continue; /* may be overwritten; guards checked above */
+        } else if (a->orig) {
             long c = changed_at(a);
             if (c >= 0)
                 sec_issue_add(&S.res->buffer, "%s changed its input %s (byte %ld) at %s", api, a->name, c, what);
@@ -277,5 +291,121 @@ int sec_dec(const char *what, const unsigned char *sk, ull sk_len, const unsigne
     note_rc("kem_dec", what, rc);
     unsigned char *dest[3] = {NULL, NULL, ss};
     finish(a, 3, dest);
+    return rc;
+}
+
+/* ---- KEX and hash ---- */
+
+/* a KEX state: claimed size, the caller's *len bytes first, the rest filled */
+static void inout(arg *a, const char *name, ull claimed, const unsigned char *data, ull *len)
+{
+    ull have = *len < claimed ? *len : claimed;
+    output(a, name, claimed, len);
+    if (have && data)
+        memcpy(a->b.g.p, data, (size_t)have);
+    a->in_len = have;
+    *len = have;
+}
+
+/* NULL stays NULL (no buffer); else as input() */
+static unsigned char *in_or_null(arg *a, const char *name, const unsigned char *data, ull len)
+{
+    input(a, name, data ? data : (const unsigned char *)"", data ? len : 0);
+    return data ? a->b.g.p : NULL;
+}
+
+int sec_kex_init(const char *what, int side, unsigned char *pk, ull *pk_len, unsigned char *sk, ull *sk_len,
+                 unsigned char *st, ull *st_len)
+{
+    const char *api = side ? "kex_init_b" : "kex_init_a";
+    arg a[3];
+    output(&a[0], side ? "pkb" : "pka", S.cl.pk, pk_len);
+    output(&a[1], side ? "skb" : "ska", S.cl.sk, sk_len);
+    output(&a[2], side ? "stb" : "sta", side ? S.cl.stb : S.cl.sta, st_len);
+    enter(api, what);
+    int rc = (side ? S.in->kex.init_b : S.in->kex.init_a)(a[0].b.g.p, pk_len, a[1].b.g.p, sk_len, a[2].b.g.p, st_len);
+    after(api, what, a, 3);
+    unsigned char *dest[3] = {pk, sk, st};
+    finish(a, 3, dest);
+    return rc;
+}
+
+int sec_kex_pass(const char *what, int k, const unsigned char *sk, ull sk_len, const unsigned char *pk, ull pk_len,
+                 const unsigned char *in, ull in_len, unsigned char *st, ull *st_len, unsigned char *m, ull *m_len)
+{
+    static const char *const api[4] = {"", "kex_generate_pass1_msg_a", "kex_generate_pass2_msg_b",
+                                       "kex_generate_pass3_msg_a"};
+    static const char *const mname[4] = {"", "m1", "m2", "m3"};
+    static const char *const inname[4] = {"", "", "m1", "m2"};
+    int b = k == 2; /* B sends the even pass */
+    if (k == 3 && !S.in->kex.pass3_a)
+        return -100;
+    arg a[5];
+    int n = 0;
+    input(&a[n++], b ? "skb" : "ska", sk, sk_len);
+    input(&a[n++], b ? "pka" : "pkb", pk, pk_len);
+    unsigned char *inp = NULL;
+    if (k > 1)
+        inp = in_or_null(&a[n++], inname[k], in, in_len);
+    int sti = n;
+    inout(&a[n++], b ? "stb" : "sta", b ? S.cl.stb : S.cl.sta, st, st_len);
+    output(&a[n++], mname[k], S.cl.msg, m_len);
+    enter(api[k], what);
+    int rc;
+    if (k == 1)
+        rc = S.in->kex.pass1_a(a[0].b.g.p, sk_len, a[1].b.g.p, pk_len, a[2].b.g.p, st_len, a[3].b.g.p, m_len);
+    else if (k == 2)
+        rc = S.in->kex.pass2_b(a[0].b.g.p, sk_len, a[1].b.g.p, pk_len, inp, in_len, a[3].b.g.p, st_len, a[4].b.g.p,
+                               m_len);
+    else
+        rc = S.in->kex.pass3_a(a[0].b.g.p, sk_len, a[1].b.g.p, pk_len, inp, in_len, a[3].b.g.p, st_len, a[4].b.g.p,
+                               m_len);
+    after(api[k], what, a, n);
+    unsigned char *dest[5] = {NULL, NULL, NULL, NULL, NULL};
+    dest[sti] = st;
+    dest[sti + 1] = m;
+    finish(a, n, dest);
+    return rc;
+}
+
+int sec_kex_derive(const char *what, int side, const unsigned char *sk, ull sk_len, const unsigned char *pk, ull pk_len,
+                   const unsigned char *in, ull in_len, const unsigned char *st, ull st_len, unsigned char *ss,
+                   ull *ss_len)
+{
+    const char *api = side ? "kex_derive_ss_b" : "kex_derive_ss_a";
+    arg a[5];
+    input(&a[0], side ? "skb" : "ska", sk, sk_len);
+    input(&a[1], side ? "pka" : "pkb", pk, pk_len);
+    unsigned char *inp = in_or_null(&a[2], side ? "ma" : "mb", in, in_len);
+    input(&a[3], side ? "stb" : "sta", st, st_len);
+    a[3].scratch = 1;
+    output(&a[4], side ? "ssb" : "ssa", S.cl.ss, ss_len);
+    enter(api, what);
+    int rc = (side ? S.in->kex.derive_b : S.in->kex.derive_a)(a[0].b.g.p, sk_len, a[1].b.g.p, pk_len, inp, in_len,
+                                                              a[3].b.g.p, st_len, a[4].b.g.p, ss_len);
+    after(api, what, a, 5);
+    unsigned char *dest[5] = {NULL, NULL, NULL, NULL, ss};
+    finish(a, 5, dest);
+    return rc;
+}
+
+int sec_hash(const char *what, int digest_bits, const unsigned char *msg, ull msg_bits, unsigned char *digest,
+             int direct)
+{
+    arg a[2];
+    int n = 0;
+    ull dlen = digest_bits > 0 ? ((ull)digest_bits + 7) / 8 : 0, mbytes = (msg_bits + 7) / 8;
+    if (!direct)
+        input(&a[n++], "msg", msg, mbytes);
+    ull len = dlen;
+    output(&a[n++], "digest", dlen, &len);
+    enter("CryptHash", what);
+    int rc = S.in->hash.hash(digest_bits, direct ? msg : a[0].b.g.p, msg_bits, a[n - 1].b.g.p);
+    len = dlen; /* no returned length: the whole buffer is the digest */
+    after("CryptHash", what, a, n);
+    unsigned char *dest[2] = {NULL, digest};
+    if (direct)
+        dest[0] = digest;
+    finish(a, n, dest);
     return rc;
 }

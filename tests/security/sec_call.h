@@ -13,7 +13,9 @@
 #include "sec_result.h"
 
 typedef struct {
-    ull pk, sk, sig, ct, ss; /* the getters' claimed lengths */
+    ull pk, sk, sig, ct, ss;   /* the getters' claimed lengths (KEX: pk, sk, ss too) */
+    ull passes, sta, stb, msg; /* KEX: Pass_Num, state maxima, total message length */
+    int digest_bits;           /* HASH: the header's DIGEST_BIT_LENGTH */
 } sec_claims;
 
 /* the claimed lengths, from the library's getters */
@@ -49,5 +51,26 @@ int sec_enc(const char *what, const unsigned char *pk, ull pk_len, unsigned char
             ull *ct_len);
 int sec_dec(const char *what, const unsigned char *sk, ull sk_len, const unsigned char *ct, ull ct_len,
             unsigned char *ss, ull *ss_len);
+
+/* KEX (iccs-kex-hash.md §1.2; side 0 = A, 1 = B). State buffers have the
+ * claimed maximum size; an in/out state enters with *st_len bytes of the
+ * caller's state and may grow up to the claim. Every message buffer holds
+ * the claimed total message length, as in KAT_KEX.c. A NULL incoming
+ * message is passed as NULL (derive_a of a 1-pass protocol). Derive's state
+ * is input only but may be wiped: it is not checked for changes. */
+int sec_kex_init(const char *what, int side, unsigned char *pk, ull *pk_len, unsigned char *sk, ull *sk_len,
+                 unsigned char *st, ull *st_len);
+/* pass k = 1, 2 or 3; -100 when the library has no kex_generate_pass3_msg_a */
+int sec_kex_pass(const char *what, int k, const unsigned char *sk, ull sk_len, const unsigned char *pk, ull pk_len,
+                 const unsigned char *in, ull in_len, unsigned char *st, ull *st_len, unsigned char *m, ull *m_len);
+int sec_kex_derive(const char *what, int side, const unsigned char *sk, ull sk_len, const unsigned char *pk, ull pk_len,
+                   const unsigned char *in, ull in_len, const unsigned char *st, ull st_len, unsigned char *ss,
+                   ull *ss_len);
+/* CryptHash(digest_bits, msg, msg_bits, digest) with a guarded copy of the
+ * ceil(msg_bits / 8) message bytes (direct: msg is passed as it is, e.g. at
+ * the end of a readable page) and a guarded digest buffer of
+ * ceil(digest_bits / 8) bytes, copied to digest */
+int sec_hash(const char *what, int digest_bits, const unsigned char *msg, ull msg_bits, unsigned char *digest,
+             int direct);
 
 #endif

@@ -15,6 +15,8 @@ typedef struct sec_check {
 
 /* the check list of a SIG or KEM instance, in report order */
 const sec_check *sec_checks(int is_kem, int *n);
+/* the check list of an instance of any type (ngcc_type: SIG, KEM, KEX, HASH) */
+const sec_check *sec_checks_for(int type, int *n);
 
 /* for the run functions: one failure (the first one's text is kept) */
 void sec_fail(sec_job *j, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -46,5 +48,18 @@ void sec_kem_determinism(sec_job *j);
 void sec_seed_dependence(sec_job *j); /* SIG and KEM (sec_seed.c) */
 void sec_stale_state(sec_job *j);     /* SIG and KEM (sec_stale.c) */
 void sec_malformed_input(sec_job *j); /* SIG and KEM (sec_malformed.c) */
+/* KEX (sec_kex_checks.c) */
+void sec_kex_honest(sec_job *j);
+void sec_kex_seed_dependence(sec_job *j);
+void sec_kex_modified_message(sec_job *j);
+void sec_kex_ephemeral_reuse(sec_job *j);
+void sec_kex_determinism(sec_job *j);
+/* HASH (sec_hash_checks.c) */
+void sec_hash_determinism(sec_job *j);
+void sec_hash_digest_length(sec_job *j);
+void sec_hash_message_bounds(sec_job *j);
+void sec_hash_bit_lengths(sec_job *j);
+void sec_hash_unused_bits(sec_job *j);
+void sec_hash_collision_probes(sec_job *j);
 
 #endif

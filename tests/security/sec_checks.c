@@ -56,6 +56,51 @@ static const sec_check kem_checks[] = {
     {"return_codes", NULL, NGCC_PASS},
 };
 
+/* KEX: no stale_state, malformed_input, unwritten_output or return_codes
+ * (and no memcheck test): those replay SIG/KEM calls only */
+static const sec_check kex_checks[] = {
+    /* the official call order on one DRNG stream, per KAT record seed: both
+     * derive succeed and agree; pass-return conventions */
+    {"honest", sec_kex_honest, NGCC_CRYPTOFAIL},
+    {"seed_dependence", sec_kex_seed_dependence, NGCC_CRYPTOFAIL},
+    /* a bit of m_k flipped in transit must not end in agreement on the honest secret */
+    {"modified_message", sec_kex_modified_message, NGCC_CRYPTOFAIL},
+    /* ephemeral values repeating across sessions under other seeds */
+    {"ephemeral_reuse", sec_kex_ephemeral_reuse, NGCC_CRYPTOFAIL},
+    {"buffer_safety", NULL, NGCC_OVERFLOW},
+    {"claimed_lengths", NULL, NGCC_OVERFLOW},
+    {"determinism", sec_kex_determinism, NGCC_MISMATCH},
+};
+
+static const sec_check hash_checks[] = {
+    /* the same message twice (two output fill patterns): the same digest */
+    {"determinism", sec_hash_determinism, NGCC_MISMATCH},
+    /* nothing written past ceil(d'/8) bytes, for d and other digest lengths */
+    {"digest_length", sec_hash_digest_length, NGCC_OVERFLOW},
+    /* the message ends at an unreadable page: no read past ceil(n/8) bytes */
+    {"message_bounds", sec_hash_message_bounds, NGCC_OVERFLOW},
+    /* m vs m || 0...0 and length-only differences at padding/rate boundaries */
+    {"collision_probes", sec_hash_collision_probes, NGCC_CRYPTOFAIL},
+    /* n not a multiple of 8: other lengths and other partial bytes, other digests */
+    {"bit_lengths", sec_hash_bit_lengths, NGCC_CRYPTOFAIL},
+    /* junk in the unused bits of the last byte changes nothing (a FINDING if it does) */
+    {"unused_bits", sec_hash_unused_bits, NGCC_CRYPTOFAIL},
+    {"buffer_safety", NULL, NGCC_OVERFLOW},
+};
+
+const sec_check *sec_checks_for(int type, int *n)
+{
+    if (type == NGCC_TYPE_KEX) {
+        *n = (int)(sizeof kex_checks / sizeof kex_checks[0]);
+        return kex_checks;
+    }
+    if (type == NGCC_TYPE_HASH) {
+        *n = (int)(sizeof hash_checks / sizeof hash_checks[0]);
+        return hash_checks;
+    }
+    return sec_checks(type == NGCC_TYPE_KEM, n);
+}
+
 const sec_check *sec_checks(int is_kem, int *n)
 {
     *n = is_kem ? (int)(sizeof kem_checks / sizeof kem_checks[0]) : (int)(sizeof sig_checks / sizeof sig_checks[0]);

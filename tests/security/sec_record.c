@@ -17,9 +17,19 @@ static void add_meta(cJSON *r, const sec_probe *p)
     cJSON_AddStringToObject(m, "compiler", p->compiler);
     cJSON_AddStringToObject(m, "flags", p->flags);
     cJSON *c = cJSON_AddObjectToObject(r, "claimed");
+    if (p->ntype == NGCC_TYPE_HASH) {
+        cJSON_AddNumberToObject(c, "digest_bits", p->claims.digest_bits);
+        return;
+    }
     cJSON_AddNumberToObject(c, "pk", (double)p->claims.pk);
     cJSON_AddNumberToObject(c, "sk", (double)p->claims.sk);
-    if (p->is_kem) {
+    if (p->ntype == NGCC_TYPE_KEX) {
+        cJSON_AddNumberToObject(c, "passes", (double)p->claims.passes);
+        cJSON_AddNumberToObject(c, "sta", (double)p->claims.sta);
+        cJSON_AddNumberToObject(c, "stb", (double)p->claims.stb);
+        cJSON_AddNumberToObject(c, "ss", (double)p->claims.ss);
+        cJSON_AddNumberToObject(c, "total_msg", (double)p->claims.msg);
+    } else if (p->is_kem) {
         cJSON_AddNumberToObject(c, "ct", (double)p->claims.ct);
         cJSON_AddNumberToObject(c, "ss", (double)p->claims.ss);
     } else {
@@ -88,6 +98,8 @@ static void add_checks(cJSON *r, const sec_state *s)
 
 static void add_return_codes(cJSON *r, const sec_state *s)
 {
+    if (s->probe.ntype != NGCC_TYPE_SIG && s->probe.ntype != NGCC_TYPE_KEM)
+        return; /* verify/dec codes only */
     cJSON *h = cJSON_AddObjectToObject(r, s->probe.is_kem ? "decaps_return_codes" : "verify_return_codes");
     for (int i = 0; i < s->obs.rc.n; i++) {
         char k[16];

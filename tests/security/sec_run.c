@@ -123,6 +123,7 @@ static int probe_child(void *arg, int unused_fd)
     if (ngcc_instance_open(pj->lib, &in, p->error, sizeof p->error) == 0) {
         const ngcc_meta *m = in.meta;
         p->is_kem = in.is_kem;
+        p->ntype = (int)in.type;
         p->blank = m->blank;
         snprintf(p->type, sizeof p->type, "%s", m->type);
         snprintf(p->algorithm_instance, sizeof p->algorithm_instance, "%s", m->algorithm_instance);
@@ -399,7 +400,7 @@ static void name_always_accept(sec_state *s)
     static const char *const forge[] = {"modified_message", "modified_signature", "wrong_public_key",
                                         "zero_ff_signature"};
     unsigned long accepted = 0;
-    if (s->probe.is_kem)
+    if (s->probe.ntype != NGCC_TYPE_SIG)
         return;
     for (size_t f = 0; f < sizeof forge / sizeof forge[0]; f++) {
         const sec_outcome *o = NULL;

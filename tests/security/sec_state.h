@@ -14,6 +14,7 @@ typedef struct {
     int loaded;
     char error[512];
     int is_kem, blank;
+    int ntype; /* ngcc_type: SIG, KEM, KEX, HASH */
     sec_claims claims;
     char type[8], algorithm_instance[80], impl_variant[32], build_variant[16], flagset[32];
     char compiler[128], flags[1024];

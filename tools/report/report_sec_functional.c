@@ -187,6 +187,22 @@ static void first_clause(const char *d, char *out, size_t cap)
     snprintf(out, cap, "%.*s", (int)n, d);
 }
 
+/* a hash collision's title names both inputs and the digest: the whole
+ * detail but its trailing " (N of M cases)" */
+static void finding_title(const char *d, char *out, size_t cap)
+{
+    static const char collision[] = "CryptHash collision: ";
+    if (strncmp(d, collision, sizeof collision - 1) != 0) {
+        first_clause(d, out, cap);
+        return;
+    }
+    const char *end = NULL;
+    for (const char *p = strstr(d, " ("); p; p = strstr(p + 1, " ("))
+        end = p;
+    int n = end && strstr(end, " cases)") ? (int)(end - d) : (int)strlen(d);
+    snprintf(out, cap, "%.*s", n, d);
+}
+
 /* The findings list in the published inventory's style: one row per check
  * of a security or sanitizer record that did not pass (a failed check or a
  * reported FINDING), numbered F-<candidate>-<n>; nothing for a candidate
@@ -208,8 +224,8 @@ static void findings_list(rs_ctx *x)
                 if (!v || !name || !strcmp(v, "PASS") || !strcmp(v, "NOTRUN"))
                     continue;
                 const char *fa = !strcmp(v, "FAIL") ? rj_str(c, "fails_as") : NULL;
-                char title[300];
-                first_clause(d ? d : "no detail recorded", title, sizeof title);
+                char title[600];
+                finding_title(d ? d : "no detail recorded", title, sizeof title);
                 if (!t) {
                     rd_heading(x->doc, 3, "Security findings");
                     t = rd_table_new(x->doc, "llllll", "ID", "Kind", "Instance", "Verdict", "Title", "Evidence");
