@@ -652,8 +652,13 @@ static void meta_line(lib *P, lib *Q, const char *plain_err)
     cJSON_AddStringToObject(j, "flags", mt->flags);
     cJSON_AddStringToObject(j, "counter", NGCC_PROF_COUNTER);
     cJSON_AddBoolToObject(j, "plain_loaded", Q != NULL);
-    if (P->in.type == NGCC_TYPE_KEX)
+    if (P->in.type == NGCC_TYPE_KEX) { /* the getters, for the report's basic facts */
+        static const char *const names[C_N] = {"claimed_pk",  "claimed_sk", "claimed_sta",
+                                               "claimed_stb", "claimed_ss", "claimed_total_msg"};
         cJSON_AddNumberToObject(j, "passes", (double)P->passes);
+        for (int c = 0; c < C_N; c++)
+            cJSON_AddNumberToObject(j, names[c], (double)P->kclaim[c]);
+    }
     if (P->in.type == NGCC_TYPE_HASH)
         cJSON_AddNumberToObject(j, "digest_bits", P->in.hash.digest_bits);
     cJSON_AddStringToObject(j, "plain_error", plain_err);
