@@ -11,6 +11,7 @@
 #
 # -D inputs: SETTINGS VARIANT ROOT OUTPUT_DIR RECORD GENERATOR INSTANCE_SRC
 #            FLAGSETS (comma-separated) EXPECT (BUILDOK|BUILDFAIL) NAME
+#            LABELS_NOT_FOR_TYPE (comma-separated; written to the record)
 cmake_minimum_required(VERSION 3.25)
 if(NOT EXISTS "${SETTINGS}")
   message(FATAL_ERROR "ngcc: ${SETTINGS} is missing (the build tree's instances/ folder was cleaned): "
@@ -205,7 +206,12 @@ if("$ENV{NGCC_RESUME}" MATCHES "^(1|yes|on|ON)$" AND verdict STREQUAL "BUILDOK" 
   file(READ "${RECORD}" old)
   string(JSON old_sha ERROR_VARIABLE e GET "${old}" library_sha256)
   string(JSON old_v ERROR_VARIABLE e2 GET "${old}" verdict)
-  if(NOT e AND NOT e2 AND old_v STREQUAL "BUILDOK" AND old_sha STREQUAL sha)
+  string(JSON old_nft ERROR_VARIABLE e3 GET "${old}" labels_not_for_type)
+  if(e3)
+    set(old_nft "")
+  endif()
+  string(REGEX REPLACE "[][ \"\n]" "" old_nft "${old_nft}")
+  if(NOT e AND NOT e2 AND old_v STREQUAL "BUILDOK" AND old_sha STREQUAL sha AND old_nft STREQUAL "${LABELS_NOT_FOR_TYPE}")
     set(resumed TRUE)
   endif()
 endif()
@@ -243,6 +249,15 @@ if(NOT resumed)
     math(EXPR i "${i} + 1")
   endforeach()
   string(JSON rec SET "${rec}" tried "${tj}")
+  # labels whose module does not cover this type (-DLABELS_NOT_FOR_TYPE=a,b): not run
+  set(nj "[]")
+  set(i 0)
+  string(REPLACE "," ";" nft "${LABELS_NOT_FOR_TYPE}")
+  foreach(l IN LISTS nft)
+    string(JSON nj SET "${nj}" ${i} "\"${l}\"")
+    math(EXPR i "${i} + 1")
+  endforeach()
+  string(JSON rec SET "${rec}" labels_not_for_type "${nj}")
   if(link_fallback_used)
     string(JSON rec SET "${rec}" link_fallback true)
   else()

@@ -51,6 +51,10 @@ function(ngcc_add_build_test n variant)
   foreach(f IN ITEMS id key root records settings flagsets skip_reason)
     ngcc_iget(${n} ${f} ${f})
   endforeach()
+  # labels with no test for this type: kept in the build record, so the
+  # report and the campaign summary show them as not run
+  ngcc_instance_labels_not_for_type(${n} not_for_type)
+  string(REPLACE ";" "," not_for_type "${not_for_type}")
   ngcc_expect(${n} build BUILDOK expect)
   set(name "build/${id}/${key}")
   if(NOT variant STREQUAL "plain")
@@ -62,7 +66,7 @@ function(ngcc_add_build_test n variant)
       "-DSETTINGS=${settings}" -DVARIANT=${variant} "-DROOT=${root}" "-DOUTPUT_DIR=${root}"
       "-DRECORD=${records}/build-${variant}.json" "-DGENERATOR=${CMAKE_GENERATOR}"
       "-DINSTANCE_SRC=${PROJECT_SOURCE_DIR}/cmake/instance" "-DFLAGSETS=${flagsets_arg}"
-      -DEXPECT=${expect} "-DNAME=${id}/${key}"
+      -DEXPECT=${expect} "-DNAME=${id}/${key}" "-DLABELS_NOT_FOR_TYPE=${not_for_type}"
       -P ${PROJECT_SOURCE_DIR}/cmake/NgccBuildInstance.cmake)
   ngcc_timeout(${n} build t)
   set_tests_properties("${name}" PROPERTIES
@@ -104,6 +108,29 @@ function(ngcc_instance_labels_not_for_type n out)
   set(${out} "${r}" PARENT_SCOPE)
 endfunction()
 
+# discovery.json gets "labels_run" and "labels_not_for_type" (the labels
+# whose module does not cover the instance's type: not run, never passed).
+function(ngcc_discovery_labels n run not_run)
+  ngcc_iget(${n} root root)
+  set(file "${root}/discovery.json")
+  if(NOT EXISTS "${file}")
+    return()
+  endif()
+  file(READ "${file}" j)
+  foreach(pair "labels_run;run" "labels_not_for_type;not_run")
+    list(GET pair 0 name)
+    list(GET pair 1 var)
+    set(arr "[]")
+    set(i 0)
+    foreach(l IN LISTS ${var})
+      string(JSON arr SET "${arr}" ${i} "\"${l}\"")
+      math(EXPR i "${i} + 1")
+    endforeach()
+    string(JSON j SET "${j}" ${name} "${arr}")
+  endforeach()
+  file(WRITE "${file}" "${j}\n")
+endfunction()
+
 # Every test registered for an instance runs its submission code in a scratch
 # folder of its own, <build>/scratch/<test name> (see harness/ngcc_child.h).
 function(ngcc_give_scratch before)
@@ -142,6 +169,7 @@ function(ngcc_add_instance_tests)
       list(JOIN not_for_type ", " nft)
       message(STATUS "ngcc: ${nid}/${nkey}: no ${nft} test: not yet implemented for ${ntype} instances")
     endif()
+    ngcc_discovery_labels(${n} "${labels}" "${not_for_type}")
     if(labels)
       ngcc_add_elf_test(${n})
     endif()

@@ -6,6 +6,9 @@
 # Without an entry for the instance and operation the verdict is RECORDED
 # (passing: measured, nothing to gate against); record the expectation from
 # the last run with the build target prof-expect (or prof-expect-<id>).
+# prof covers every type: SIG/KEM per operation, KEX per step of KAT_KEX.c's
+# flow, hash per CryptHash call (ten message lengths; any DRNG use is CRYPTOFAIL).
+set(NGCC_LABEL_TYPES_prof SIG KEM KEX HASH)
 set(NGCC_TIMEOUT_prof 300 CACHE STRING "Default timeout of a prof test (seconds)")
 set(NGCC_PROF_MAX_REPS 9 CACHE STRING
   "Most runs per record and library in a prof test (at least 2: the counts must repeat; more until the two fastest agree within 1%)")
@@ -15,11 +18,18 @@ set(NGCC_PROF_TIME_BUDGET 3 CACHE STRING
 # A zoo variant is profiled only when its "labels" override names prof; its
 # tests are gated against the parent's expectation and carry the selftest
 # label. An expected MISMATCH can name the difference the test must print:
-# "expect": {"prof.<op>": "MISMATCH", "prof.<op>.output": "<regex>"}.
+# "expect": {"prof.<op>": "MISMATCH", "prof.<op>.output": "<regex>"} (any
+# expected verdict but PASS can name its output, e.g. a hash's CRYPTOFAIL).
 
+# pass3 is registered for every KEX instance (the number of passes is known
+# only at run time): for a 2-pass exchange its test is SKIP (Not Run), never a pass.
 function(ngcc_prof_ops type out)
   if(type STREQUAL "KEM")
     set(${out} keygen enc dec PARENT_SCOPE)
+  elseif(type STREQUAL "KEX")
+    set(${out} init_a init_b pass1 pass2 pass3 derive_a derive_b PARENT_SCOPE)
+  elseif(type STREQUAL "HASH")
+    set(${out} hash PARENT_SCOPE)
   else()
     set(${out} keygen sign verify PARENT_SCOPE)
   endif()
@@ -99,7 +109,7 @@ function(ngcc_add_prof_tests n)
     endif()
     # an expected difference must also be printed: checked on the output
     ngcc_iget(${n} expect_prof.${op}.output output)
-    if(expect STREQUAL "MISMATCH" AND NOT output STREQUAL "")
+    if(NOT expect STREQUAL "PASS" AND NOT output STREQUAL "")
       set(cmd ${CMAKE_COMMAND} "-DREGEX=${output}"
         -P "${PROJECT_SOURCE_DIR}/tests/prof/run_expect_output.cmake" -- ${cmd})
     endif()

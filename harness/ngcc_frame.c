@@ -112,7 +112,8 @@ static int common_option(ngcc_frame *f, int val, const char *arg)
 
 static int is_op(const char *op)
 {
-    static const char *const ops[] = {"keygen", "sign", "verify", "enc", "dec"};
+    static const char *const ops[] = {"keygen", "sign",  "verify", "enc",      "dec",      "init_a", "init_b",
+                                      "pass1",  "pass2", "pass3",  "derive_a", "derive_b", "hash"};
     for (size_t i = 0; op && i < sizeof ops / sizeof ops[0]; i++)
         if (strcmp(op, ops[i]) == 0)
             return 1;
@@ -206,7 +207,10 @@ int ngcc_frame_parse(ngcc_frame *f, const ngcc_frame_spec *spec, int argc, char 
         return usage_error(f);
     }
     if ((spec->flags & NGCC_FRAME_OP) && !is_op(f->op)) {
-        fprintf(stderr, "%s: --op %s: not an operation (keygen, sign, verify, enc, dec)\n", program(f), f->op);
+        fprintf(stderr,
+                "%s: --op %s: not an operation (keygen, sign, verify, enc, dec; KEX: init_a, init_b, pass1, "
+                "pass2, pass3, derive_a, derive_b; hash: hash)\n",
+                program(f), f->op);
         return usage_error(f);
     }
     f->lib = absolute(f, 0, f->lib);

@@ -30,7 +30,8 @@ prof_state P;
 static void usage(void)
 {
     fprintf(stderr,
-            "usage: ngcc-prof --lib <libngcc_prof.so> --op <keygen|sign|verify|enc|dec> --name <cand>/<key>\n"
+            "usage: ngcc-prof --lib <libngcc_prof.so> --op <keygen|sign|verify|enc|dec|<KEX step>|hash> --name "
+            "<cand>/<key>\n"
             "       --record-out <prof-op.json> [--plain-lib <libngcc_plain.so>] [--instance <expectation key>]\n"
             "       [--expectations <file>]... [--build-record <build-prof.json>]\n"
             "       [--objects-root <instance root> | --objects-dir <folder of the objects>]\n"
@@ -199,6 +200,32 @@ const char *prof_rec_str(const cJSON *r, const char *k)
     return cJSON_IsString(v) ? v->valuestring : "";
 }
 
+/* DRNG calls (any context) of one record's counters */
+static double drng_calls(const cJSON *rec, const char *sym)
+{
+    const cJSON *c = cJSON_GetObjectItem(cJSON_GetObjectItem(rec, "counters"), sym);
+    return cJSON_GetNumberValue(cJSON_GetObjectItem(c, "calls")) +
+           cJSON_GetNumberValue(cJSON_GetObjectItem(c, "other_ctx"));
+}
+
+/* A CryptHash must not touch a DRNG: the hash package has no drng_algorithm
+ * (its driver only seeds its own KAT message DRNGs), and a digest that
+ * depends on DRNG output is not a function of the message. Not an
+ * expectation to record: a finding whatever the expectation file says. */
+static int hash_drng_rule(void)
+{
+    for (int r = 0; r < P.nrecs; r++) {
+        double g = drng_calls(P.recs[r], "get_random_number"), i = drng_calls(P.recs[r], "init_random_number");
+        if (g > 0 || i > 0)
+            return set_verdict(NGCC_CRYPTOFAIL,
+                               "record %d (%.0f-bit message): CryptHash made %.0f get_random_number and %.0f "
+                               "init_random_number calls: a hash must use no DRNG (its digest would not be a "
+                               "function of the message alone); remove the DRNG use from CryptHash",
+                               r, cJSON_GetNumberValue(cJSON_GetObjectItem(P.recs[r], "msg_len_bits")), g, i);
+    }
+    return 0;
+}
+
 /* verdicts from the run itself; 1 if one was set */
 static int judge_run(void)
 {
@@ -227,11 +254,19 @@ static int judge_run(void)
                            "records complete)",
                            P.child.code, P.cur < 0 ? 0 : P.cur, complete, P.records);
     for (int r = 0; r < P.nrecs; r++)
+        if (cJSON_IsTrue(cJSON_GetObjectItem(P.recs[r], "notrun")))
+            return set_verdict(NGCC_SKIP,
+                               "record %d: the exchange ends before %s (kex_get_passes_num() = %.0f): "
+                               "the official flow never calls it, so there is nothing to count",
+                               r, P.op, cJSON_GetNumberValue(cJSON_GetObjectItem(P.meta, "passes")));
+    for (int r = 0; r < P.nrecs; r++)
         if (prof_rec_str(P.recs[r], "failure")[0])
             return set_verdict(NGCC_CRYPTOFAIL,
                                "record %d: %s (the counts of a failing operation are "
                                "recorded but not a valid profile)",
                                r, prof_rec_str(P.recs[r], "failure"));
+    if (!strcmp(prof_meta_str("type"), "HASH") && hash_drng_rule())
+        return 1;
     for (int r = 0; r < P.nrecs; r++)
         if (!cJSON_IsTrue(cJSON_GetObjectItem(P.recs[r], "deterministic")))
             return set_verdict(NGCC_ERROR,

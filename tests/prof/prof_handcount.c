@@ -15,7 +15,18 @@
  *           recomputed here from the KAT file with our own pseudohash
  * fx-xkem: keygen drng 2 x 256; enc drng 1 x 256, sm3hash 1 (768 bits in);
  *          dec sm3hash 1 (768) + pseudoXOF 1 (512 in, 256 out).
- * fx-template: nothing.
+ * fx-kex (common/fxkex.c; draw_exponent = 1 x 64 bits, kdf = 1 sm3hash over
+ *   label(2) || Z1 Z2 Z3 (24) || m1 (24) || Y (8) = 58 bytes = 464 bits, or
+ *   720 bits with tagB appended for tA):
+ *   init_a, init_b  drng 1 x 64 (the long-term exponent)
+ *   pass1           drng 2: x (64) and the nonce nA (128)
+ *   pass2           drng 1 x 64 (y); sm3hash 1: tagB (464)
+ *   pass3 (3-pass)  sm3hash 2: tagB check (464), tagA (720)
+ *   derive_a        3-pass: sm3hash 1 (ss, 464); 2-pass: 2 (tagB check, ss: 464 each)
+ *   derive_b        3-pass: sm3hash 3 (tagB 464, tagA 720, ss 464); 2-pass: 1 (ss, 464)
+ *   init_random_number: never (the driver seeds before each record).
+ * fx-template, fx-hash: nothing (FXH-256 hashes with OpenSSL's SHA-512; a
+ *   CryptHash must use no DRNG).
  * --offset op:symbol:k expects k more calls of symbol in op (the extra-xof
  * zoo variant: exactly one more pseudoXOF in sign; its histogram is then not
  * checked for that symbol). */
@@ -56,7 +67,7 @@ typedef struct {
 
 static struct {
     const char *scheme, *kat, *records_dir, *type;
-    int h;
+    int h, passes;
     struct {
         char op[16];
         int sym;
@@ -162,6 +173,43 @@ static void expect_xkem(const char *op, expect_op *e)
     }
 }
 
+static void kex_draws(expect_op *e, long long n, const long long *bits)
+{
+    e->calls[NGCC_PROF_GET_RANDOM] = n;
+    add_bin(e->in, &e->nin, NGCC_PROF_GET_RANDOM, 0, n);
+    for (int i = 0; i < n; i++)
+        add_bin(e->out, &e->nout, NGCC_PROF_GET_RANDOM, bits[i], 1);
+}
+
+/* n464 sm3hash calls over 464 bits and n720 over 720 */
+static void kex_sm3(expect_op *e, long long n464, long long n720)
+{
+    e->calls[NGCC_PROF_SM3HASH] = n464 + n720;
+    add_bin(e->in, &e->nin, NGCC_PROF_SM3HASH, 464, n464);
+    add_bin(e->in, &e->nin, NGCC_PROF_SM3HASH, 720, n720);
+    add_bin(e->out, &e->nout, NGCC_PROF_SM3HASH, 256, n464 + n720);
+}
+
+static void expect_kex(const char *op, expect_op *e)
+{
+    static const long long one[] = {64}, pass1[] = {64, 128};
+    int three = H.passes == 3;
+    if (!strcmp(op, "init_a") || !strcmp(op, "init_b")) {
+        kex_draws(e, 1, one);
+    } else if (!strcmp(op, "pass1")) {
+        kex_draws(e, 2, pass1);
+    } else if (!strcmp(op, "pass2")) {
+        kex_draws(e, 1, one);
+        kex_sm3(e, 1, 0);
+    } else if (!strcmp(op, "pass3")) {
+        kex_sm3(e, 1, 1);
+    } else if (!strcmp(op, "derive_a")) {
+        kex_sm3(e, three ? 1 : 2, 0);
+    } else if (!strcmp(op, "derive_b")) {
+        kex_sm3(e, three ? 2 : 1, three ? 1 : 0);
+    }
+}
+
 static void expected(const char *op, int rec, expect_op *e)
 {
     memset(e, 0, sizeof *e);
@@ -169,6 +217,8 @@ static void expected(const char *op, int rec, expect_op *e)
         expect_wots(op, rec, e);
     else if (!strcmp(H.scheme, "xkem"))
         expect_xkem(op, e);
+    else if (!strcmp(H.scheme, "kex"))
+        expect_kex(op, e);
 }
 
 static long long offset_of(const char *op, int sym)
@@ -344,9 +394,9 @@ static int parse_offset(const char *arg)
 
 static int parse_args(int argc, char **argv)
 {
-    static const struct option lo[] = {
-        {"scheme", 1, 0, 's'}, {"h", 1, 0, 'h'},    {"kat", 1, 0, 'k'}, {"records-dir", 1, 0, 'r'},
-        {"offset", 1, 0, 'o'}, {"type", 1, 0, 't'}, {0, 0, 0, 0}};
+    static const struct option lo[] = {{"scheme", 1, 0, 's'},      {"h", 1, 0, 'h'},      {"kat", 1, 0, 'k'},
+                                       {"records-dir", 1, 0, 'r'}, {"offset", 1, 0, 'o'}, {"type", 1, 0, 't'},
+                                       {"passes", 1, 0, 'p'},      {0, 0, 0, 0}};
     int c;
     while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
         switch (c) {
@@ -365,6 +415,9 @@ static int parse_args(int argc, char **argv)
         case 't':
             H.type = optarg;
             break;
+        case 'p':
+            H.passes = atoi(optarg);
+            break;
         case 'o':
             if (parse_offset(optarg)) {
                 fprintf(stderr, "ngcc-prof-handcount: --offset %s: expected <op>:<symbol>:<calls>\n", optarg);
@@ -377,6 +430,10 @@ static int parse_args(int argc, char **argv)
     }
     if (!H.scheme || !H.records_dir)
         return -1;
+    if (!strcmp(H.scheme, "kex") && H.passes != 2 && H.passes != 3) {
+        fprintf(stderr, "ngcc-prof-handcount: kex needs --passes 2 or 3\n");
+        return -1;
+    }
     if (!strcmp(H.scheme, "wots") && (H.h < 1 || H.h > 10 || read_kat() != 0)) {
         fprintf(stderr, "ngcc-prof-handcount: wots needs --h 1..10 and --kat <KAT file with 10 records>: %s\n",
                 H.kat ? H.kat : "(none)");
@@ -388,17 +445,31 @@ static int parse_args(int argc, char **argv)
 int main(int argc, char **argv)
 {
     if (parse_args(argc, argv)) {
-        fprintf(stderr, "usage: ngcc-prof-handcount --scheme wots|xkem|zero --records-dir <dir> [--h H --kat <file>]\n"
-                        "       [--type SIG|KEM] [--offset <op>:<symbol>:<calls>]...\n");
+        fprintf(stderr,
+                "usage: ngcc-prof-handcount --scheme wots|xkem|kex|zero --records-dir <dir> [--h H --kat <file>]\n"
+                "       [--passes 2|3] [--type SIG|KEM|KEX|HASH] [--offset <op>:<symbol>:<calls>]...\n");
         return 2;
     }
     int kem = !strcmp(H.scheme, "xkem") || (H.type && !strcmp(H.type, "KEM"));
+    int kex = !strcmp(H.scheme, "kex") || (H.type && !strcmp(H.type, "KEX"));
+    int hash = H.type && !strcmp(H.type, "HASH");
     static const char *sig_ops[] = {"keygen", "sign", "verify"}, *kem_ops[] = {"keygen", "enc", "dec"};
+    static const char *kex3_ops[] = {"init_a", "init_b", "pass1", "pass2", "pass3", "derive_a", "derive_b"};
+    static const char *kex2_ops[] = {"init_a", "init_b", "pass1", "pass2", "derive_a", "derive_b"};
+    static const char *hash_ops[] = {"hash"};
     const char **ops = kem ? kem_ops : sig_ops;
-    struct CMUnitTest tests[7];
-    char names[7][48];
+    int nops = 3;
+    if (kex) {
+        ops = H.passes == 2 ? kex2_ops : kex3_ops;
+        nops = H.passes == 2 ? 6 : 7;
+    } else if (hash) {
+        ops = hash_ops;
+        nops = 1;
+    }
+    struct CMUnitTest tests[16];
+    char names[16][48];
     int n = 0;
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < nops; i++) {
         snprintf(names[n], 48, "%s_calls", ops[i]);
         tests[n] = (struct CMUnitTest){names[n], case_calls, NULL, NULL, (void *)ops[i]};
         n++;

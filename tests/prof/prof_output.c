@@ -26,6 +26,14 @@ static void add_meta(cJSON *r)
     static const char *const keys[] = {"type", "algorithm_instance", "impl_variant", "flagset", "compiler", "flags"};
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
         cJSON_AddStringToObject(m, keys[i], prof_meta_str(keys[i]));
+    /* KEX: passes and claimed lengths; hash: digest bits (only for those types) */
+    static const char *const nums[] = {"passes",      "claimed_pk", "claimed_sk",        "claimed_sta",
+                                       "claimed_stb", "claimed_ss", "claimed_total_msg", "digest_bits"};
+    for (size_t i = 0; i < sizeof nums / sizeof nums[0]; i++) {
+        const cJSON *v = cJSON_GetObjectItem(P.meta, nums[i]);
+        if (cJSON_IsNumber(v))
+            cJSON_AddNumberToObject(m, nums[i], v->valuedouble);
+    }
 }
 
 static void add_library(cJSON *r, const char *key, const char *path)

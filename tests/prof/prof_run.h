@@ -6,14 +6,22 @@
 #define PROF_RUN_H
 
 /* operations in the order the KAT flow runs them */
-#define PROF_MAX_OPS 3
-extern const char *const prof_sig_ops[PROF_MAX_OPS]; /* keygen sign verify */
-extern const char *const prof_kem_ops[PROF_MAX_OPS]; /* keygen enc dec */
+#define PROF_SIGKEM_OPS 3
+#define PROF_KEX_OPS 7
+#define PROF_HASH_RECORDS 10
+extern const char *const prof_sig_ops[PROF_SIGKEM_OPS]; /* keygen sign verify */
+extern const char *const prof_kem_ops[PROF_SIGKEM_OPS]; /* keygen enc dec */
+/* init_a init_b pass1 pass2 pass3 derive_a derive_b: KAT_KEX.c's call order,
+ * one DRNG stream per record (seeded once, both parties draw from it) */
+extern const char *const prof_kex_ops[PROF_KEX_OPS];
+extern const char *const prof_hash_ops[1]; /* hash: one CryptHash call */
+/* CryptHash records: message length in bits of record i */
+extern const unsigned long long prof_hash_lengths[PROF_HASH_RECORDS];
 
 typedef struct {
     const char *prof_lib;
     const char *plain_lib;  /* NULL: no overhead comparison */
-    const char *op;         /* keygen|sign|verify or keygen|enc|dec */
+    const char *op;         /* keygen|sign|verify, keygen|enc|dec, a KEX step or hash */
     int records;            /* first N KAT records */
     int min_reps, max_reps; /* runs per record and library: at least min_reps (>= 2: the counts
                                must repeat), more until the two fastest runs of each library agree

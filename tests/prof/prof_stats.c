@@ -130,6 +130,8 @@ static cJSON *per_record_entry(const cJSON *rec, const prof_calib *cal, cJSON *c
     cJSON_AddNumberToObject(o, "record", num(rec, "record"));
     if (cJSON_GetObjectItemCaseSensitive(rec, "m_len"))
         cJSON_AddNumberToObject(o, "m_len", num(rec, "m_len"));
+    if (cJSON_GetObjectItemCaseSensitive(rec, "msg_len_bits")) /* hash records */
+        cJSON_AddNumberToObject(o, "msg_len_bits", num(rec, "msg_len_bits"));
     cJSON *calls = cJSON_AddObjectToObject(o, "calls");
     cJSON *nested = cJSON_AddObjectToObject(o, "nested");
     for (int s = 0; s < NGCC_PROF_NSYM; s++) {

@@ -61,6 +61,11 @@ static void flags_text(const rp_instance *in, char *out, size_t cap)
         rs_list_add(out, cap, "zoo variant");
     if (rs_timed_anyway(in))
         rs_list_add(out, cap, "timed anyway");
+    char nft[512], nb[600];
+    if (rs_not_for_type(in, nft, sizeof nft)) {
+        snprintf(nb, sizeof nb, "not run for %s: %s", rs_inst_type(in) ? rs_inst_type(in) : "its type", nft);
+        rs_list_add(out, cap, nb);
+    }
     int bad = 0;
     for (size_t k = 0; k < in->nrecs; k++)
         bad += !in->recs[k]->json;
@@ -85,9 +90,15 @@ static void instance_row(rd_doc *d, rd_table *t, const rp_system *s, const rp_ca
     if (system_col)
         rd_cell_text(t, "%s", s->id);
     rs_cell_verdict(d, t, rp_find(in, "build", "plain"), dir, "build-plain.json", "build");
-    rs_cell_verdict(d, t, rp_find(in, "kat", NULL), dir, "kat.json", "kat");
+    const rp_record *kat = rp_find(in, "kat", NULL);
+    if (type && strcmp(type, "HASH") == 0)
+        rs_cell_hash_kat(d, t, in, dir);
+    else if (kat || !rs_cell_not_for_type(t, in, "kat"))
+        rs_cell_verdict(d, t, kat, dir, "kat.json", "kat");
     const rp_record *sec = rp_find(in, "security", NULL);
-    if (sec || rp_has_kind(s, NULL, "security"))
+    if (!sec && rs_label_not_for_type(in, "security"))
+        rs_cell_not_for_type(t, in, "security");
+    else if (sec || rp_has_kind(s, NULL, "security"))
         rs_cell_verdict(d, t, sec, dir, "security.json", "security");
     else
         rd_cell_text(t, "not run");

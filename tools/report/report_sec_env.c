@@ -13,6 +13,10 @@ static const char *type_name(const char *t)
         return "digital signature (SIG)";
     if (t && strcmp(t, "KEM") == 0)
         return "key encapsulation mechanism (KEM)";
+    if (t && strcmp(t, "KEX") == 0)
+        return "key exchange (KEX)";
+    if (t && strcmp(t, "HASH") == 0)
+        return "hash function (HASH)";
     return NULL;
 }
 
@@ -50,12 +54,16 @@ void rs_section_basic(rs_ctx *x)
 {
     rd_heading(x->doc, 2, "1. Basic information");
     char cats[160] = "";
-    const char *seen[2] = {0};
+    const char *seen[4] = {0};
+    size_t nseen = 0;
     for (size_t i = 0; i < x->cand->ninst; i++) {
         const cJSON *m = rp_meta(&x->cand->inst[i]);
         const char *tn = type_name(m ? rj_str(m, "type") : NULL);
-        if (tn && seen[0] != tn && seen[1] != tn) {
-            seen[seen[0] ? 1 : 0] = tn;
+        int dup = 0;
+        for (size_t k = 0; k < nseen; k++)
+            dup |= seen[k] == tn;
+        if (tn && !dup && nseen < 4) {
+            seen[nseen++] = tn;
             rs_list_add(cats, sizeof cats, tn);
         }
     }
@@ -64,6 +72,7 @@ void rs_section_basic(rs_ctx *x)
     rd_table *t = rd_table_new(x->doc, "lllll", "Instance", "ALGORITHM_INSTANCE", "Type", "Implementation", "Note");
     for (size_t i = 0; i < x->cand->ninst; i++)
         basic_row(x, t, &x->cand->inst[i]);
+    rs_type_facts(x); /* KEX / hash facts, labels not run for a type */
 }
 
 /* ---- 2. environment ---- */

@@ -18,7 +18,8 @@ static void kat_row(rs_ctx *x, rd_table *t, const rp_instance *in, const rp_reco
         fs = rj_str(m, "flagset");
     rd_cell_text(t, "%s", fs ? fs : "");
     rs_cell_verdict(x->doc, t, build, dir, "build-plain.json", "build");
-    rs_cell_verdict(x->doc, t, kat, dir, "kat.json", "kat");
+    if (kat || !rs_cell_not_for_type(t, in, "kat"))
+        rs_cell_verdict(x->doc, t, kat, dir, "kat.json", "kat");
     int ta = rs_note_timed_anyway(x->doc, x, in);
     if (ta) {
         rd_cell *c = rd_at(t, t->nrows - 1, 3);
@@ -42,11 +43,16 @@ static void kat_table(rs_ctx *x)
     rd_table *t = rd_table_new(x->doc, "llllr", "Instance", "Flag set", "Build", "KAT verdict", "KAT records");
     for (size_t i = 0; i < x->cand->ninst; i++) {
         const rp_instance *in = &x->cand->inst[i];
-        kat_row(x, t, in, rp_find(in, "kat", NULL), in->key);
+        const char *type = rs_inst_type(in);
+        int hash = type && strcmp(type, "HASH") == 0;
+        if (hash) /* four official files, each with its own verdict */
+            rs_hash_kat_rows(x, t, in);
+        else
+            kat_row(x, t, in, rp_find(in, "kat", NULL), in->key);
         /* further records of kind kat (e.g. kat-template.json) get rows of their own */
         for (size_t k = 0; k < in->nrecs; k++) {
             const rp_record *r = in->recs[k];
-            if (strcmp(r->kind, "kat") == 0 && r != rp_find(in, "kat", NULL)) {
+            if (strcmp(r->kind, "kat") == 0 && (hash ? !rs_hash_kat_matched(in, r) : r != rp_find(in, "kat", NULL))) {
                 char label[300];
                 snprintf(label, sizeof label, "%s (%s)", in->key, rp_basename(r));
                 kat_row(x, t, in, r, label);
@@ -146,7 +152,8 @@ static void security_row(rs_ctx *x, rd_table *t, const rp_instance *in, const ch
     const char *dir = rs_inst_dir(x, in);
     const rp_record *r = rp_find(in, "security", NULL);
     rd_cell_text(t, "%s", in->key);
-    rs_cell_verdict(x->doc, t, r, dir, "security.json", "security");
+    if (r || !rs_cell_not_for_type(t, in, "security"))
+        rs_cell_verdict(x->doc, t, r, dir, "security.json", "security");
     if (r && r->json && !cJSON_IsArray(rj_get(r->json, "checks")))
         rd_last_note(t, rd_note(x->doc, "%s has no \"checks\" array: its checks are not shown.", r->file));
     for (size_t k = 0; k < n; k++)
@@ -287,6 +294,9 @@ void rs_section_functional(rs_ctx *x)
     rd_heading(x->doc, 2, "3. Functional testing");
     rd_para(x->doc, "The KAT test replays the official KAT driver bit for bit and compares the produced text with "
                     "the submitted KAT file or a kat.sha256 manifest.");
+    if (rs_cand_has_type(x->cand, "HASH"))
+        rd_para(x->doc, "A hash instance has four official KAT files (KAT_2_12, KAT_2_23, KAT_2_33, KAT_Loop), one row "
+                        "and one verdict each.");
     kat_table(x);
     flags_table(x);
     security_table(x);

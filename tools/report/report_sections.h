@@ -50,4 +50,23 @@ int rs_note_timed_anyway(rd_doc *d, const rs_ctx *x, const rp_instance *in);
 /* appends ", name" to a comma list */
 void rs_list_add(char *list, size_t cap, const char *name);
 
+/* report_types.c: per-type facts and cells (KEX, HASH) */
+/* the instance's type from its meta ("SIG", "KEM", "KEX", "HASH") or NULL */
+const char *rs_inst_type(const rp_instance *in);
+int rs_cand_has_type(const rp_candidate *cand, const char *type);
+/* labels with no test for the instance's type (build-plain.json
+ * "labels_not_for_type") as a comma list; returns their number */
+size_t rs_not_for_type(const rp_instance *in, char *list, size_t cap);
+int rs_label_not_for_type(const rp_instance *in, const char *label);
+/* a "not run (no <label> test for <type> yet)" cell; 0 (nothing added) if the label covers the type */
+int rs_cell_not_for_type(rd_table *t, const rp_instance *in, const char *label);
+/* section 1: the KEX and hash facts tables and the not-run labels */
+void rs_type_facts(rs_ctx *x);
+/* section 3: one KAT row per official hash file (a missing one is a named gap) */
+void rs_hash_kat_rows(rs_ctx *x, rd_table *t, const rp_instance *in);
+/* the index's KAT cell of a hash instance: "2_12 PASS · 2_23 PASS · 2_33 SKIP · Loop —" */
+void rs_cell_hash_kat(rd_doc *d, rd_table *t, const rp_instance *in, const char *dir);
+/* 1 if r is the record (or holds the entry) of one of the four hash files */
+int rs_hash_kat_matched(const rp_instance *in, const rp_record *r);
+
 #endif
