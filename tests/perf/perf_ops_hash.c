@@ -84,8 +84,10 @@ int perf_hash_check(perf_ctx *c, int rc, char *err, size_t errlen)
     }
     for (int i = 0; i < GUARD; i++)
         if (h->digest[h->digest_bytes + (size_t)i] != GUARD_BYTE) {
-            snprintf(err, errlen, "CryptHash wrote byte %llu of the digest buffer, past the %llu bytes of %d bits",
-                     h->digest_bytes + (ull)i, h->digest_bytes, c->inst->hash.digest_bits);
+            snprintf(err, errlen,
+                     "CryptHash wrote past the digest: byte %llu of its buffer changed, the digest is %llu bytes "
+                     "(DIGEST_BIT_LENGTH %d), on the %llu-byte message",
+                     h->digest_bytes + (ull)i, h->digest_bytes, c->inst->hash.digest_bits, h->bytes);
             return NGCC_OVERFLOW;
         }
     if (memcmp(h->digest, h->ref, (size_t)h->digest_bytes) != 0) {
