@@ -154,7 +154,7 @@ static int next(const perf_ctx *c, int s, int rc)
 
 /* the length checks of step s: OVERFLOW with a reason, else 0 (and the
  * lengths noted for ngcc-sizes) */
-static int lengths(perf_ctx *c, const perf_kex_io *k, int s, int r, char *err, size_t errlen)
+static int lengths(perf_ctx *c, const perf_kex_io *k, int s, int r, const char *when, char *err, size_t errlen)
 {
     perf_kex *x = &c->kex;
     ngcc_kex_api *a = &c->inst->kex;
@@ -213,7 +213,8 @@ static int lengths(perf_ctx *c, const perf_kex_io *k, int s, int r, char *err, s
 #undef SEEN
     if (!what)
         return 0;
-    snprintf(err, errlen, "%s returned %s %llu > claimed %llu on KAT record %d", step_fn[s], what, got, claimed, r);
+    snprintf(err, errlen, "%s returned %s %llu > claimed %llu on KAT record %d%s", step_fn[s], what, got, claimed, r,
+             when);
     return NGCC_OVERFLOW;
 }
 
@@ -252,7 +253,7 @@ static int reference(perf_ctx *c, perf_kex_io *k, int r, unsigned *visited, char
         int rc = step(c, k, s), v;
         if (rc < 0)
             return rc_error(s, rc, r, when, err, errlen);
-        if ((v = lengths(c, k, s, r, err, errlen)) != 0)
+        if ((v = lengths(c, k, s, r, when, err, errlen)) != 0)
             return v;
         int n = next(c, s, rc);
         if (n == K_PASS_ERROR)
@@ -392,7 +393,7 @@ int perf_kex_check(perf_ctx *c, int r, int rc, char *err, size_t errlen)
         if (k->end == K_PASS_ERROR)
             return pass_error(c, k->last_step, r, when, err, errlen);
         for (int i = K_INIT_A; i < K_STEPS; i++)
-            if ((v = lengths(c, k, i, r, err, errlen)) != 0)
+            if ((v = lengths(c, k, i, r, when, err, errlen)) != 0)
                 return v;
         if (secrets_differ(k->ssa, k->ssa_len, k->ssb, k->ssb_len)) {
             snprintf(err, errlen,
@@ -405,7 +406,7 @@ int perf_kex_check(perf_ctx *c, int r, int rc, char *err, size_t errlen)
     }
     if (rc < 0)
         return rc_error(s, rc, r, when, err, errlen);
-    if ((v = lengths(c, k, s, r, err, errlen)) != 0)
+    if ((v = lengths(c, k, s, r, when, err, errlen)) != 0)
         return v;
     if (next(c, s, rc) == K_PASS_ERROR)
         return pass_error(c, s, r, when, err, errlen);
