@@ -107,14 +107,31 @@ add_custom_target(perf-baseline
   VERBATIM USES_TERMINAL)
 
 # Arguments every perf/mem/sizes driver gets for instance n.
+# 1 when the kat label covers the type of instance n: its KAT verdict gates
+# the measurement. Else (a type kat does not replay yet) there is no KAT
+# verdict to wait for: measured without, and the record's kat_verdict is null.
+function(ngcc_perf_kat_gated n out)
+  ngcc_iget(${n} type type)
+  if(type IN_LIST NGCC_LABEL_TYPES_kat)
+    set(${out} 1 PARENT_SCOPE)
+  else()
+    set(${out} 0 PARENT_SCOPE)
+  endif()
+endfunction()
+
 function(ngcc_perf_common_args n out)
   foreach(f IN ITEMS id key root records kat_records memory_limit_mb)
     ngcc_iget(${n} ${f} ${f})
   endforeach()
   ngcc_timeout(${n} perf t)
   math(EXPR inner "${t} - 5")
+  ngcc_perf_kat_gated(${n} gated)
+  set(kat)
+  if(gated)
+    set(kat --kat-record "${records}/kat.json")
+  endif()
   set(args --lib "${root}/libngcc_plain.so" --name "${id}/${key}"
-    --build-record "${records}/build-plain.json" --kat-record "${records}/kat.json"
+    --build-record "${records}/build-plain.json" ${kat}
     --thresholds "${NGCC_PERF_THRESHOLDS_FILE}" --system "${NGCC_SYSTEM}"
     --records ${kat_records} --timeout ${inner} --build-dir "${CMAKE_BINARY_DIR}")
   if(memory_limit_mb)
@@ -135,6 +152,10 @@ function(ngcc_perf_props n name labels)
   set(anyway ${NGCC_TIME_ANYWAY})
   if(ARGC GREATER 3)
     set(anyway ${ARGV3})
+  endif()
+  ngcc_perf_kat_gated(${n} gated)
+  if(NOT gated)
+    set(anyway ON) # no kat test of this type to wait for
   endif()
   set(fixtures "ngcc.build.plain.${id}.${key}")
   if(NOT anyway)

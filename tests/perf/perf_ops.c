@@ -188,8 +188,8 @@ static int setup_impl(perf_ctx *c, ngcc_instance *inst, perf_op op, ull hash_byt
     c->records = records < 1 ? 1 : records > NGCC_KAT_RECORDS ? NGCC_KAT_RECORDS : records;
     c->out_min = ~0ull;
     if (inst->type == NGCC_TYPE_HASH) {
-        c->records = 1; /* one message per length */
-        c->hash.bytes = hash_bytes;
+        c->hash.bytes = hash_bytes; /* one message per length: every "record" hashes it */
+
         return perf_hash_setup(c, verdict, err, errlen);
     }
     if (inst->type == NGCC_TYPE_KEX) {
