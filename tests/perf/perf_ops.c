@@ -189,7 +189,6 @@ static int setup_impl(perf_ctx *c, ngcc_instance *inst, perf_op op, ull hash_byt
     c->out_min = ~0ull;
     if (inst->type == NGCC_TYPE_HASH) {
         c->hash.bytes = hash_bytes; /* one message per length: every "record" hashes it */
-
         return perf_hash_setup(c, verdict, err, errlen);
     }
     if (inst->type == NGCC_TYPE_KEX) {
