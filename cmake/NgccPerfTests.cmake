@@ -6,6 +6,14 @@
 
 include(NgccPerfReference)
 
+# perf covers every type: SIG/KEM per operation, KEX per call of the official
+# flow and the whole exchange, HASH per message length.
+set(NGCC_LABEL_TYPES_perf SIG KEM KEX HASH)
+# The message lengths (bytes) a hash instance is timed at, one test each
+# (perf/<cand>/<key>/hash-<bytes>); the report plots cost per byte over them.
+set(NGCC_PERF_HASH_LENGTHS "16;64;256;1024;4096;16384;65536;1048576" CACHE STRING
+  "Message lengths (bytes) of the hash timing tests")
+
 option(NGCC_TIME_ANYWAY "Also measure instances whose KAT did not pass (every record flags them)" OFF)
 option(NGCC_BENCH "Register the benchmarks of the suite itself (label bench)" OFF)
 # The default suits an evaluation host. The ci preset sets 0.75: on the shared
@@ -99,14 +107,31 @@ add_custom_target(perf-baseline
   VERBATIM USES_TERMINAL)
 
 # Arguments every perf/mem/sizes driver gets for instance n.
+# 1 when the kat label covers the type of instance n: its KAT verdict gates
+# the measurement. Else (a type kat does not replay yet) there is no KAT
+# verdict to wait for: measured without, and the record's kat_verdict is null.
+function(ngcc_perf_kat_gated n out)
+  ngcc_iget(${n} type type)
+  if(type IN_LIST NGCC_LABEL_TYPES_kat)
+    set(${out} 1 PARENT_SCOPE)
+  else()
+    set(${out} 0 PARENT_SCOPE)
+  endif()
+endfunction()
+
 function(ngcc_perf_common_args n out)
   foreach(f IN ITEMS id key root records kat_records memory_limit_mb)
     ngcc_iget(${n} ${f} ${f})
   endforeach()
   ngcc_timeout(${n} perf t)
   math(EXPR inner "${t} - 5")
+  ngcc_perf_kat_gated(${n} gated)
+  set(kat)
+  if(gated)
+    set(kat --kat-record "${records}/kat.json")
+  endif()
   set(args --lib "${root}/libngcc_plain.so" --name "${id}/${key}"
-    --build-record "${records}/build-plain.json" --kat-record "${records}/kat.json"
+    --build-record "${records}/build-plain.json" ${kat}
     --thresholds "${NGCC_PERF_THRESHOLDS_FILE}" --system "${NGCC_SYSTEM}"
     --records ${kat_records} --timeout ${inner} --build-dir "${CMAKE_BINARY_DIR}")
   if(memory_limit_mb)
@@ -124,14 +149,22 @@ function(ngcc_perf_props n name labels)
   ngcc_iget(${n} id id)
   ngcc_iget(${n} key key)
   ngcc_timeout(${n} perf t)
+  set(anyway ${NGCC_TIME_ANYWAY})
+  if(ARGC GREATER 3)
+    set(anyway ${ARGV3})
+  endif()
+  ngcc_perf_kat_gated(${n} gated)
+  if(NOT gated)
+    set(anyway ON) # no kat test of this type to wait for
+  endif()
   set(fixtures "ngcc.build.plain.${id}.${key}")
-  if(NOT NGCC_TIME_ANYWAY)
+  if(NOT anyway)
     list(APPEND fixtures "ngcc.kat.${id}.${key}")
   endif()
   # exit 77: the build test skipped the instance (the driver frame's SKIP)
   set_tests_properties("${name}" PROPERTIES LABELS "${labels}" FIXTURES_REQUIRED "${fixtures}" TIMEOUT ${t}
     SKIP_RETURN_CODE 77)
-  if(NGCC_TIME_ANYWAY)
+  if(anyway)
     set_tests_properties("${name}" PROPERTIES DEPENDS "kat/${id}/${key}")
   endif()
 endfunction()
@@ -139,6 +172,16 @@ endfunction()
 function(ngcc_perf_ops type out)
   if(type STREQUAL "KEM")
     set(${out} keygen enc dec PARENT_SCOPE)
+  elseif(type STREQUAL "KEX")
+    # pass3 of a 2-pass protocol: the test says SKIP (the pass count is the
+    # library's kex_get_passes_num(), not known at configure time)
+    set(${out} init_a init_b pass1 pass2 pass3 derive_a derive_b exchange PARENT_SCOPE)
+  elseif(type STREQUAL "HASH")
+    set(ops)
+    foreach(len IN LISTS NGCC_PERF_HASH_LENGTHS)
+      list(APPEND ops hash-${len})
+    endforeach()
+    set(${out} ${ops} PARENT_SCOPE)
   else()
     set(${out} keygen sign verify PARENT_SCOPE)
   endif()
@@ -170,8 +213,21 @@ function(ngcc_add_perf_tests n)
   foreach(f IN ITEMS id key zoo type ai blank records perf_reference)
     ngcc_iget(${n} ${f} ${f})
   endforeach()
+  # a zoo variant is timed when it names a reference (same-run A/B) or
+  # expects a perf verdict of its own ("expect": {"perf": ...}): a bug the
+  # timed calls' checks must find. It is built to fail its KAT, so it is
+  # measured anyway (the checks, not the KAT verdict, must give the verdict).
+  ngcc_iget(${n} expect_perf zoo_expect)
+  set(zoo_anyway OFF)
   if(zoo AND perf_reference STREQUAL "")
-    return() # other zoo variants prove other labels' checks; timing them proves nothing
+    if(zoo_expect STREQUAL "")
+      return() # other zoo variants prove other labels' checks; timing them proves nothing
+    endif()
+    set(zoo_anyway ON)
+  endif()
+  set(anyway_arg)
+  if(zoo_anyway AND NOT NGCC_TIME_ANYWAY)
+    set(anyway_arg --time-anyway)
   endif()
   if(blank AND ai STREQUAL "AlgorithmInstance")
     message(STATUS "ngcc: ${id}/${key}: no perf tests: the untouched official template's operations are empty stubs")
@@ -206,12 +262,16 @@ function(ngcc_add_perf_tests n)
       --tolerance ${NGCC_PERF_TOLERANCE} --counter ${NGCC_PERF_COUNTER} --pin ${NGCC_PERF_PIN}
       --budget-s ${NGCC_PERF_BUDGET_S} --warmup-s ${NGCC_PERF_WARMUP_S} --trials ${NGCC_PERF_TRIALS}
       --iter-min ${NGCC_PERF_ITER_MIN} --iter-max ${NGCC_PERF_ITER_MAX} --one-shot-s ${one_shot}
-      ${ab} --expect ${expect})
+      ${ab} ${anyway_arg} --expect ${expect})
     set(labels "perf;${id};${key};${op}")
     if(zoo)
       list(APPEND labels selftest)
     endif()
-    ngcc_perf_props(${n} "${name}" "${labels}")
+    if(zoo_anyway)
+      ngcc_perf_props(${n} "${name}" "${labels}" ON)
+    else()
+      ngcc_perf_props(${n} "${name}" "${labels}")
+    endif()
     set_tests_properties("${name}" PROPERTIES RUN_SERIAL TRUE)
     if(ab_fixtures)
       get_test_property("${name}" FIXTURES_REQUIRED fix)

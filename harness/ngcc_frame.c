@@ -112,12 +112,14 @@ static int common_option(ngcc_frame *f, int val, const char *arg)
 
 static int is_op(const char *op)
 {
-    static const char *const ops[] = {"keygen", "sign",  "verify", "enc",      "dec",      "init_a", "init_b",
-                                      "pass1",  "pass2", "pass3",  "derive_a", "derive_b", "hash"};
+    static const char *const ops[] = {"keygen", "sign",  "verify", "enc",      "dec",      "init_a",   "init_b",
+                                      "pass1",  "pass2", "pass3",  "derive_a", "derive_b", "exchange", "hash"};
     for (size_t i = 0; op && i < sizeof ops / sizeof ops[0]; i++)
         if (strcmp(op, ops[i]) == 0)
             return 1;
-    return 0;
+    /* a hash at one message length: hash-<bytes> */
+    return op && strncmp(op, "hash-", 5) == 0 && op[5] >= '0' && op[5] <= '9' &&
+           strspn(op + 5, "0123456789") == strlen(op + 5);
 }
 
 static int usage_error(const ngcc_frame *f)
@@ -208,8 +210,8 @@ int ngcc_frame_parse(ngcc_frame *f, const ngcc_frame_spec *spec, int argc, char 
     }
     if ((spec->flags & NGCC_FRAME_OP) && !is_op(f->op)) {
         fprintf(stderr,
-                "%s: --op %s: not an operation (keygen, sign, verify, enc, dec; KEX: init_a, init_b, pass1, "
-                "pass2, pass3, derive_a, derive_b; hash: hash)\n",
+                "%s: --op %s: not an operation (keygen, sign, verify, enc, dec; KEX init_a ... exchange; hash, "
+                "hash-<bytes>)\n",
                 program(f), f->op);
         return usage_error(f);
     }

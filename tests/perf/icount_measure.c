@@ -105,9 +105,10 @@ int icount_count_main(const char *lib, const char *op, int records, icount_metho
         printf("#ERROR LOADFAIL %s\n", err);
         return 1;
     }
-    int o = perf_op_parse(op, in.is_kem);
-    if (o < 0) {
-        printf("#ERROR ERROR --op %s is not an operation of a %s instance\n", op, in.meta->type);
+    ull hash_bytes = 0;
+    if (perf_op_parse_inst(op, &in, &hash_bytes) < 0) {
+        printf("#ERROR ERROR --op %s is not an operation of a %s instance (%s)\n", op, in.meta->type,
+               perf_op_list(&in));
         return 1;
     }
     printf("#META flagset %s\n#META compiler %s\n#META flags %s\n#META algorithm_instance %s\n", in.meta->flagset,
@@ -121,7 +122,7 @@ int icount_count_main(const char *lib, const char *op, int records, icount_metho
     printf("#PHASE preparing the inputs of %d KAT records\n", records);
     perf_ctx c;
     int verdict;
-    if (perf_ctx_setup(&c, &in, (perf_op)o, records, &verdict, err, sizeof err)) {
+    if (perf_ctx_setup_op(&c, &in, op, records, &verdict, err, sizeof err)) {
         printf("#ERROR %s %s\n", ngcc_verdict_name(verdict), err);
         return 1;
     }

@@ -132,14 +132,9 @@ static int mem_child(void *varg, FILE *out)
         perf_child_error(out, NGCC_LOADFAIL, "%s", err);
         return 1;
     }
-    int op = perf_op_parse(a->op, in.is_kem);
-    if (op < 0) {
-        perf_child_error(out, NGCC_ERROR, "--op %s is not an operation of a %s instance", a->op, in.meta->type);
-        return 1;
-    }
     perf_child_phase(out, "preparing the inputs of %d KAT records", a->m.records);
     int verdict;
-    if (perf_ctx_setup(&o.ctx, &in, (perf_op)op, a->m.records, &verdict, o.err, sizeof o.err)) {
+    if (perf_ctx_setup_op(&o.ctx, &in, a->op, a->m.records, &verdict, o.err, sizeof o.err)) {
         perf_child_error(out, verdict, "%s", o.err);
         return 1;
     }

@@ -31,7 +31,10 @@
 #include "perf_thresholds.h"
 
 static const char usage[] =
-    "usage: ngcc-perf --lib <instance.so> --name <cand>/<key> --op <keygen|sign|verify|enc|dec>\n"
+    "usage: ngcc-perf --lib <instance.so> --name <cand>/<key> --op <op>\n"
+    "       (SIG keygen|sign|verify; KEM keygen|enc|dec; KEX "
+    "init_a|init_b|pass1|pass2|pass3|derive_a|derive_b|exchange;\n"
+    "        HASH hash-<bytes>)\n"
     "       --record-out <perf-op.json> [--build-record <json>] [--kat-record <kat.json> [--time-anyway]]\n"
     "       [--thresholds <system.json>] [--system <id>] [--baseline-key <cand>/<key>] [--tolerance 0.05]\n"
     "       [--budget-s 2] [--warmup-s 0.2] [--one-shot-s 10] [--trials 21] [--iter-min 1] [--iter-max 1000]\n"
@@ -91,6 +94,18 @@ static const char *counter_name(void)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(counter(), "name");
     return cJSON_IsString(v) ? v->valuestring : "?";
+}
+
+/* a hash record (op hash-<bytes>): the message length and the cost per byte */
+static int is_hash(void)
+{
+    return cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(P.run.result, "msg_bytes"));
+}
+
+static double per_byte(double ticks)
+{
+    double n = rnum("msg_bytes");
+    return n > 0 ? ticks / n : 0;
 }
 
 static int summarise(void)
@@ -189,8 +204,12 @@ static void evaluate(const cJSON *thresholds)
                  P.a.thresholds ? P.a.thresholds : "(no --thresholds file)", perf_args_baseline_command(&P.a));
     }
     double f = counter_num("freq_hz");
-    snprintf(P.f.detail, sizeof P.f.detail, "%s%s; %s, %.4g ms, IQR/median %.2f%%, n=%.0f (%.0f x %.0f, %s)%s", abt,
-             gate, counter_name(), f > 0 ? P.s.median / f * 1e3 : 0, 100 * perf_iqr_rel(&P.s), rnum("calls"),
+    char pb[120] = "";
+    if (is_hash())
+        snprintf(pb, sizeof pb, ", %.4g %s/byte at %.0f bytes", per_byte(P.s.median),
+                 cJSON_IsTrue(cc) ? "cycles" : "ticks", rnum("msg_bytes"));
+    snprintf(P.f.detail, sizeof P.f.detail, "%s%s; %s, %.4g ms%s, IQR/median %.2f%%, n=%.0f (%.0f x %.0f, %s)%s", abt,
+             gate, counter_name(), f > 0 ? P.s.median / f * 1e3 : 0, pb, 100 * perf_iqr_rel(&P.s), rnum("calls"),
              rnum("trials"), rnum("iterations"),
              cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(P.run.result, "mode")),
              P.kat.timed_anyway ? "; TIMED ANYWAY: its KAT verdict is not PASS" : "");
@@ -303,6 +322,22 @@ static void add_observed(cJSON *r)
     cJSON_AddNumberToObject(r, sign ? "observed_sig_max" : "observed_ct_max", rnum("out_max"));
 }
 
+static void add_hash(cJSON *r)
+{
+    if (!P.have_result || !is_hash())
+        return;
+    cJSON *h = cJSON_AddObjectToObject(r, "hash");
+    cJSON_AddNumberToObject(h, "msg_bytes", rnum("msg_bytes"));
+    cJSON_AddNumberToObject(h, "digest_bits", rnum("digest_bits"));
+    cJSON_AddNumberToObject(h, "median_per_byte", per_byte(P.s.median));
+    cJSON_AddNumberToObject(h, "mean_per_byte", per_byte(P.mean_ticks));
+    double f = counter_num("freq_hz");
+    cJSON_AddNumberToObject(h, "median_ns_per_byte", f > 0 ? per_byte(P.s.median) / f * 1e9 : 0);
+    cJSON_AddStringToObject(h, "unit",
+                            cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(counter(), "counts_cycles")) ? "cycles/byte"
+                                                                                                       : "ticks/byte");
+}
+
 static void write_record(void)
 {
     cJSON *r = ngcc_frame_record_new(&P.f);
@@ -326,6 +361,9 @@ static void write_record(void)
         cJSON_AddItemToObject(r, "stats", stats_json());
         cJSON_AddItemToObject(r, "method", method_json());
         add_observed(r);
+        add_hash(r);
+        if (cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(P.run.result, "passes")))
+            cJSON_AddNumberToObject(r, "passes", rnum("passes"));
         cJSON_AddItemToObject(r, "baseline", perf_gate_json(&P.gate, "median"));
         cJSON_AddStringToObject(r, "baseline_key", perf_args_key(&P.a));
         cJSON_AddItemToObject(r, "samples",
@@ -394,6 +432,10 @@ static void print_measurements(void)
     measurement("ops_per_s", P.ops_per_s);
     measurement("n", rnum("calls"));
     measurement("iqr_rel", perf_iqr_rel(&P.s));
+    if (is_hash()) {
+        measurement("msg_bytes", rnum("msg_bytes"));
+        measurement("median_per_byte", per_byte(P.s.median));
+    }
     if (P.gate.have) {
         measurement("baseline_median", P.gate.baseline);
         measurement("limit", P.gate.limit);

@@ -233,6 +233,12 @@ static cJSON *result_json(const measure *m, const ngcc_instance *in)
     cJSON_AddNumberToObject(r, "claimed_out", (double)(in->is_kem ? m->ctx.claimed_ct : m->ctx.claimed_sn));
     cJSON_AddItemToObject(r, "samples", cJSON_CreateDoubleArray(m->samples, (int)m->nsamples));
     cJSON_AddItemToObject(r, "trial_samples", cJSON_CreateDoubleArray(m->trial_samples, m->trials));
+    if (in->type == NGCC_TYPE_HASH) {
+        cJSON_AddNumberToObject(r, "msg_bytes", (double)m->ctx.hash.bytes);
+        cJSON_AddNumberToObject(r, "digest_bits", in->hash.digest_bits);
+    }
+    if (in->type == NGCC_TYPE_KEX)
+        cJSON_AddNumberToObject(r, "passes", (double)m->ctx.kex.passes);
     return r;
 }
 
@@ -369,10 +375,10 @@ int perf_measure_child(void *vopts, FILE *out)
         perf_child_error(out, NGCC_LOADFAIL, "%s", err);
         return 1;
     }
-    int op = perf_op_parse(m.o->op, in.is_kem);
-    if (op < 0) {
+    ull hash_bytes = 0;
+    if (perf_op_parse_inst(m.o->op, &in, &hash_bytes) < 0) {
         perf_child_error(out, NGCC_ERROR, "--op %s is not an operation of a %s instance (%s)", m.o->op, in.meta->type,
-                         in.is_kem ? "keygen enc dec" : "keygen sign verify");
+                         perf_op_list(&in));
         return 1;
     }
     perf_child_phase(out, "choosing the CPU (--pin %s)", m.o->pin);
@@ -387,7 +393,7 @@ int perf_measure_child(void *vopts, FILE *out)
     }
     perf_child_phase(out, "preparing the inputs of %d KAT records", m.o->records);
     int verdict;
-    if (perf_ctx_setup(&m.ctx, &in, (perf_op)op, m.o->records, &verdict, m.err, sizeof m.err)) {
+    if (perf_ctx_setup_op(&m.ctx, &in, m.o->op, m.o->records, &verdict, m.err, sizeof m.err)) {
         perf_child_error(out, verdict, "%s", m.err);
         return 1;
     }
@@ -404,13 +410,13 @@ int perf_measure_child(void *vopts, FILE *out)
             perf_child_error(out, NGCC_ERROR, "reference %s", err);
             return 1;
         }
-        if (rin.is_kem != in.is_kem) {
+        if (rin.type != in.type) {
             perf_child_error(out, NGCC_ERROR, "reference %s is a %s instance, not %s", m.o->ref_lib, rin.meta->type,
                              in.meta->type);
             return 1;
         }
         perf_child_phase(out, "preparing the reference's inputs of %d KAT records", m.o->records);
-        if (perf_ctx_setup(&ref.ctx, &rin, (perf_op)op, m.o->records, &verdict, ref.err, sizeof ref.err)) {
+        if (perf_ctx_setup_op(&ref.ctx, &rin, m.o->op, m.o->records, &verdict, ref.err, sizeof ref.err)) {
             perf_child_error(out, NGCC_ERROR, "reference %s: %s: %s", m.o->ref_lib, ngcc_verdict_name(verdict),
                              ref.err);
             return 1;

@@ -11,7 +11,8 @@
  * and security tests' job, not the timer's). */
 #define PERF_SLACK 4096
 
-static const char *const op_names[] = {"keygen", "sign", "verify", "enc", "dec"};
+static const char *const op_names[] = {"keygen", "sign",  "verify", "enc",      "dec",      "init_a",   "init_b",
+                                       "pass1",  "pass2", "pass3",  "derive_a", "derive_b", "exchange", "hash"};
 
 int perf_op_parse(const char *name, int is_kem)
 {
@@ -22,6 +23,43 @@ int perf_op_parse(const char *name, int is_kem)
         if (name && strcmp(name, op_names[ops[i]]) == 0)
             return (int)ops[i];
     return -1;
+}
+
+int perf_op_parse_inst(const char *name, const ngcc_instance *inst, ull *hash_bytes)
+{
+    if (!name)
+        return -1;
+    if (inst->type == NGCC_TYPE_KEX) {
+        for (int i = PERF_KEX_INIT_A; i <= PERF_KEX_EXCHANGE; i++)
+            if (strcmp(name, op_names[i]) == 0)
+                return i;
+        return -1;
+    }
+    if (inst->type == NGCC_TYPE_HASH) {
+        char *end;
+        if (strncmp(name, "hash-", 5) != 0 || name[5] < '0' || name[5] > '9')
+            return -1;
+        unsigned long long n = strtoull(name + 5, &end, 10);
+        if (*end || n > (1ull << 30))
+            return -1;
+        *hash_bytes = n;
+        return PERF_HASH;
+    }
+    return perf_op_parse(name, inst->is_kem);
+}
+
+const char *perf_op_list(const ngcc_instance *inst)
+{
+    switch (inst->type) {
+    case NGCC_TYPE_KEX:
+        return "init_a init_b pass1 pass2 pass3 derive_a derive_b exchange";
+    case NGCC_TYPE_HASH:
+        return "hash-<bytes>, e.g. hash-64";
+    case NGCC_TYPE_KEM:
+        return "keygen enc dec";
+    default:
+        return "keygen sign verify";
+    }
 }
 
 const char *perf_op_name(perf_op op)
@@ -141,13 +179,25 @@ static int setup_record(perf_ctx *c, int r, int *verdict, char *err, size_t errl
     return c->op == PERF_VERIFY ? sign_record(c, r, verdict, err, errlen) : enc_record(c, r, verdict, err, errlen);
 }
 
-int perf_ctx_setup(perf_ctx *c, ngcc_instance *inst, perf_op op, int records, int *verdict, char *err, size_t errlen)
+static int setup_impl(perf_ctx *c, ngcc_instance *inst, perf_op op, ull hash_bytes, int records, int *verdict,
+                      char *err, size_t errlen)
 {
     memset(c, 0, sizeof *c);
     c->inst = inst;
     c->op = op;
     c->records = records < 1 ? 1 : records > NGCC_KAT_RECORDS ? NGCC_KAT_RECORDS : records;
     c->out_min = ~0ull;
+    if (inst->type == NGCC_TYPE_HASH) {
+        c->hash.bytes = hash_bytes; /* one message per length: every "record" hashes it */
+        return perf_hash_setup(c, verdict, err, errlen);
+    }
+    if (inst->type == NGCC_TYPE_KEX) {
+        ngcc_katgen gen;
+        ngcc_katgen_init(&gen, 1); /* KAT_KEX.c: the seed DRNG only */
+        for (int r = 0; r < c->records; r++)
+            ngcc_katgen_next(&gen, c->rec[r].seed, NULL);
+        return perf_kex_setup(c, verdict, err, errlen);
+    }
     int kem = inst->is_kem;
     c->claimed_pk = kem ? inst->kem.pk_len() : inst->sig.pk_len();
     c->claimed_sk = kem ? inst->kem.sk_len() : inst->sig.sk_len();
@@ -177,8 +227,32 @@ int perf_ctx_setup(perf_ctx *c, ngcc_instance *inst, perf_op op, int records, in
     return 0;
 }
 
+int perf_ctx_setup(perf_ctx *c, ngcc_instance *inst, perf_op op, int records, int *verdict, char *err, size_t errlen)
+{
+    return setup_impl(c, inst, op, 0, records, verdict, err, errlen);
+}
+
+int perf_ctx_setup_op(perf_ctx *c, ngcc_instance *inst, const char *op_name, int records, int *verdict, char *err,
+                      size_t errlen)
+{
+    ull bytes = 0;
+    int op = perf_op_parse_inst(op_name, inst, &bytes);
+    if (op < 0) {
+        memset(c, 0, sizeof *c);
+        *verdict = NGCC_ERROR;
+        snprintf(err, errlen, "--op %s is not an operation of a %s instance (%s)", op_name ? op_name : "(none)",
+                 ngcc_type_name(inst->type), perf_op_list(inst));
+        return -1;
+    }
+    return setup_impl(c, inst, (perf_op)op, bytes, records, verdict, err, errlen);
+}
+
 void perf_ctx_free(perf_ctx *c)
 {
+    if (c->inst && c->inst->type == NGCC_TYPE_KEX)
+        perf_kex_free(c);
+    if (c->inst && c->inst->type == NGCC_TYPE_HASH)
+        perf_hash_free(c);
     for (int r = 0; r < NGCC_KAT_RECORDS; r++) {
         perf_record_io *io = &c->rec[r];
         free(io->pk);
@@ -195,6 +269,10 @@ void perf_ctx_free(perf_ctx *c)
 int perf_op_prepare(perf_ctx *c, int r, char *err, size_t errlen)
 {
     int rc = 0;
+    if (c->op >= PERF_KEX_INIT_A && c->op <= PERF_KEX_EXCHANGE)
+        return perf_kex_prepare(c, r, err, errlen);
+    if (c->op == PERF_HASH)
+        return perf_hash_prepare(c, err, errlen);
     switch (c->op) {
     case PERF_KEYGEN:
         c->out_a_len = c->claimed_pk;
@@ -213,7 +291,7 @@ int perf_op_prepare(perf_ctx *c, int r, char *err, size_t errlen)
     case PERF_DEC:
         c->out_a_len = c->claimed_ss;
         return 0;
-    case PERF_VERIFY:
+    default:
         return 0;
     }
     if (rc) {
@@ -240,12 +318,19 @@ int perf_op_run(perf_ctx *c, int r)
         return in->kem.enc(io->pk, io->pk_len, c->out_a, &c->out_a_len, c->out_b, &c->out_b_len);
     case PERF_DEC:
         return in->kem.dec(io->sk, io->sk_len, io->ct, io->ct_len, c->out_a, &c->out_a_len);
+    case PERF_HASH:
+        return perf_hash_run(c);
+    default:
+        return perf_kex_run(c, r);
     }
-    return -100;
 }
 
 int perf_op_check(perf_ctx *c, int r, int rc, char *err, size_t errlen)
 {
+    if (c->op >= PERF_KEX_INIT_A && c->op <= PERF_KEX_EXCHANGE)
+        return perf_kex_check(c, r, rc, err, errlen);
+    if (c->op == PERF_HASH)
+        return perf_hash_check(c, rc, err, errlen);
     const char *op = perf_op_name(c->op);
     if (rc != 0) {
         snprintf(err, errlen, "%s returned %d on KAT record %d during the measurement", op, rc, r);

@@ -1,6 +1,8 @@
 # Selftests of the perf label (moved out of cmake/NgccPerfTests.cmake), on
 # fx-wots/WOTS-128 and its zoo variants (fixtures/fx-wots/ngcc.json):
 #   selftest/perf/gate    the absolute gate on one measurement
+#   selftest/perf/gate-kex, selftest/perf/gate-hash  the same on fx-kex/KEX3-128
+#                         exchange and fx-hash/FXH-256 hash-4096
 #   selftest/perf/ab      slow-sign (sign ~19% slower, same output) and the
 #                         identical "copy" variant against the fixture in the same run
 #   selftest/perf/errors  crash-mlen80 / hang-record / sign-len-over: errors, not figures
@@ -25,6 +27,22 @@ function(ngcc_perf_selftest_needs name out)
   set(${out} "${r}" PARENT_SCOPE)
 endfunction()
 
+# selftest/perf/gate-<tag>: the gate scenario on instance item (cand/key), op
+function(ngcc_perf_gate_selftest tag item op script)
+  ngcc_perf_selftest_needs(selftest/perf/gate-${tag} gn ${item})
+  if(gn STREQUAL "") # (instance numbers start at 0)
+    return()
+  endif()
+  ngcc_iget(${gn} root groot)
+  ngcc_iget(${gn} id gid)
+  ngcc_iget(${gn} key gkey)
+  add_test(NAME selftest/perf/gate-${tag} COMMAND ${CMAKE_COMMAND} -DSCENARIO=gate -DOP=${op}
+    -DPERF=$<TARGET_FILE:ngcc-perf> -DBASELINE=$<TARGET_FILE:ngcc-baseline> "-DLIB=${groot}/libngcc_plain.so"
+    "-DNAME=${item}" "-DWORK=${CMAKE_BINARY_DIR}/selftest/perf-gate-${tag}" -P ${script})
+  set_tests_properties(selftest/perf/gate-${tag} PROPERTIES LABELS "selftest;perf" RUN_SERIAL TRUE TIMEOUT 240
+    FIXTURES_REQUIRED "ngcc.build.plain.${gid}.${gkey}")
+endfunction()
+
 function(ngcc_add_perf_selftests)
   set(fx ${NGCC_PERF_SELFTEST_FIXTURE})
   string(REGEX MATCH "^([^/]+)/(.+)$" ok "${fx}")
@@ -44,6 +62,10 @@ function(ngcc_add_perf_selftests)
   else()
     return() # the parent is missing: every perf selftest would need it
   endif()
+  # the same gate on a KEX op (the whole exchange) and a hash length: thresholds
+  # entries, NOBASELINE and REGRESSION work for the new op names
+  ngcc_perf_gate_selftest(kex fx-kex/KEX3-128 exchange "${script}")
+  ngcc_perf_gate_selftest(hash fx-hash/FXH-256 hash-4096 "${script}")
 
   # the same-run A/B gate: slow-sign (REGRESSION) and the identical copy (PASS)
   ngcc_perf_selftest_needs(selftest/perf/ab ns ${fx} ${fx}~slow-sign ${fx}~copy)

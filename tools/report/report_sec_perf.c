@@ -10,6 +10,64 @@
 
 #define MAX_OPS 16
 
+/* ---- KEX and hash operations: flow order, message length ---- */
+
+static const char *const kex_ops[] = {"init_a", "init_b",   "pass1",    "pass2",
+                                      "pass3",  "derive_a", "derive_b", "exchange"};
+#define NKEX 8
+
+static int kex_rank(const char *op)
+{
+    for (int i = 0; op && i < NKEX; i++)
+        if (strcmp(op, kex_ops[i]) == 0)
+            return i;
+    return -1;
+}
+
+/* 1 and the message length for a hash op (hash-<bytes>) */
+static int hash_len(const char *op, double *bytes)
+{
+    if (!op || strncmp(op, "hash-", 5) != 0 || op[5] < '0' || op[5] > '9')
+        return 0;
+    *bytes = strtod(op + 5, NULL);
+    return 1;
+}
+
+static int is_hash_rec(const rp_record *r)
+{
+    double b;
+    return hash_len(r->op, &b);
+}
+
+/* SIG/KEM ranks as rp_op_rank (0..4), then the KEX flow, then hashes */
+static int op_rank(const char *op)
+{
+    int r = rp_op_rank(op), k = kex_rank(op);
+    double b;
+    return r < 5 ? r : k >= 0 ? 5 + k : hash_len(op, &b) ? 20 : 30;
+}
+
+static int cmp_ops(const void *a, const void *b)
+{
+    const rp_record *x = *(rp_record *const *)a, *y = *(rp_record *const *)b;
+    int rx = op_rank(x->op), ry = op_rank(y->op);
+    double bx, by;
+    if (rx != ry)
+        return rx - ry;
+    if (hash_len(x->op, &bx) && hash_len(y->op, &by) && bx != by)
+        return bx < by ? -1 : 1;
+    return strcmp(x->op ? x->op : "", y->op ? y->op : "");
+}
+
+/* rp_find_ops in this order (SIG/KEM records keep rp_find_ops' order) */
+static size_t find_ops(const rp_instance *in, const char *kind, rp_record **out, size_t cap)
+{
+    size_t n = rp_find_ops(in, kind, out, cap);
+    if (n > 1)
+        qsort(out, n, sizeof *out, cmp_ops);
+    return n;
+}
+
 /* para listing the instances that have no record of this kind */
 static void untimed(rs_ctx *x, const char *kind, const char *what)
 {
@@ -111,11 +169,14 @@ static void perf_chart(rs_ctx *x)
     size_t n = 0;
     for (size_t i = 0; i < x->cand->ninst; i++) {
         rp_record *ops[MAX_OPS];
-        size_t k = rp_find_ops(&x->cand->inst[i], "perf", ops, MAX_OPS);
-        for (size_t o = 0; o < k && n < 256; o++, n++) {
+        size_t k = find_ops(&x->cand->inst[i], "perf", ops, MAX_OPS);
+        for (size_t o = 0; o < k && n < 256; o++) {
+            if (is_hash_rec(ops[o])) /* plotted per byte (hash_section) */
+                continue;
             snprintf(labels[n], sizeof labels[n], "%s %s", x->cand->inst[i].key, ops[o]->op ? ops[o]->op : "?");
             bars[n] = (rs_bar){labels[n], ops[o]->op ? ops[o]->op : "?",
                                ops[o]->json ? rj_numnan(ops[o]->json, "stats.mean_cycles") : NAN};
+            n++;
         }
     }
     if (n)
@@ -146,6 +207,143 @@ static void reference_clock_caveat(rs_ctx *x)
                 names);
 }
 
+/* ---- KEX: the exchange call by call, and as a whole ---- */
+
+static const rp_record *op_rec(const rp_instance *in, const char *op)
+{
+    rp_record *ops[MAX_OPS];
+    size_t k = rp_find_ops(in, "perf", ops, MAX_OPS);
+    for (size_t o = 0; o < k; o++)
+        if (ops[o]->op && strcmp(ops[o]->op, op) == 0)
+            return ops[o];
+    return NULL;
+}
+
+static int has_kex(const rp_instance *in)
+{
+    for (int k = 0; k < NKEX; k++)
+        if (op_rec(in, kex_ops[k]))
+            return 1;
+    return 0;
+}
+
+static void kex_section(rs_ctx *x)
+{
+    int any = 0;
+    for (size_t i = 0; i < x->cand->ninst; i++)
+        any |= has_kex(&x->cand->inst[i]);
+    if (!any)
+        return;
+    rd_heading(x->doc, 3, "Key exchange: per call and whole exchange");
+    rd_para(x->doc, "Median counter ticks (cycles with a core-cycle counter) of each call of the official "
+                    "KAT_KEX.c flow, each timed on the DRNG state and inputs of that flow; exchange = the whole flow "
+                    "init_a .. derive_b timed as one call. Sum = the sum of the single calls' medians; n/a = a call "
+                    "the exchange does not make (pass 3 of a 2-pass protocol) or no measurement.");
+    rd_table *t = rd_table_new(x->doc, "lrrrrrrrrrr", "Instance", "init_a", "init_b", "pass1", "pass2", "pass3",
+                               "derive_a", "derive_b", "Sum of calls", "Exchange", "Exchange / sum");
+    for (size_t i = 0; i < x->cand->ninst; i++) {
+        const rp_instance *in = &x->cand->inst[i];
+        if (!has_kex(in))
+            continue;
+        rd_cell_text(t, "%s", in->key);
+        double sum = 0, ex = NAN, v;
+        int parts = 0;
+        char b[NGCC_FMT_MAX];
+        for (int k = 0; k < NKEX; k++) {
+            const rp_record *r = op_rec(in, kex_ops[k]);
+            int have = r && r->json && rj_num(r->json, "stats.median", &v);
+            if (k == NKEX - 1) {
+                ex = have ? v : NAN;
+                break;
+            }
+            if (!have) {
+                rd_cell_note(t,
+                             r && r->json ? rs_note_verdict(x->doc, r)
+                             : r          ? rs_note_malformed(x->doc, r)
+                                          : 0,
+                             "n/a");
+                continue;
+            }
+            sum += v;
+            parts++;
+            rd_cell_note(t, rs_note_verdict(x->doc, r), "%s", ngcc_fmt_count(b, v));
+        }
+        rd_cell_text(t, "%s", parts ? ngcc_fmt_count(b, sum) : NGCC_FMT_GAP);
+        const rp_record *er = op_rec(in, "exchange");
+        if (isnan(ex))
+            rd_cell_note(t, er && er->json ? rs_note_verdict(x->doc, er) : 0, "%s", NGCC_FMT_GAP);
+        else
+            rd_cell_note(t, rs_note_verdict(x->doc, er), "%s", ngcc_fmt_count(b, ex));
+        rd_cell_text(t, "%s", parts && !isnan(ex) && sum > 0 ? ngcc_fmt_ratio(b, ex / sum) : NGCC_FMT_GAP);
+    }
+}
+
+/* ---- hash: cost per byte over the message length ---- */
+
+static void hash_section(rs_ctx *x)
+{
+    int any = 0;
+    for (size_t i = 0; i < x->cand->ninst; i++) {
+        rp_record *ops[MAX_OPS];
+        size_t k = find_ops(&x->cand->inst[i], "perf", ops, MAX_OPS);
+        for (size_t o = 0; o < k; o++)
+            any |= is_hash_rec(ops[o]);
+    }
+    if (!any)
+        return;
+    rd_heading(x->doc, 3, "Hash: cost per byte");
+    rd_para(x->doc, "CryptHash(DIGEST_BIT_LENGTH, msg, 8 n, digest) on one n-byte message per length, drawn "
+                    "from the ICCS DRNG seeded as for KAT_2_12. Median = counter ticks per call (single-call "
+                    "samples, or trial means for short calls); per byte = median / n. Ticks of a constant-rate "
+                    "clock are not core cycles (see above).");
+    int bcol = any_baseline(x);
+    rd_table *t = bcol ? rd_table_new(x->doc, "lrrrrrl", "Instance", "Message", "Median", "Per byte", "Mean time", "n",
+                                      "Median vs baseline")
+                       : rd_table_new(x->doc, "lrrrrr", "Instance", "Message", "Median", "Per byte", "Mean time", "n");
+    for (size_t i = 0; i < x->cand->ninst; i++) {
+        const rp_instance *in = &x->cand->inst[i];
+        rp_record *ops[MAX_OPS];
+        size_t k = find_ops(in, "perf", ops, MAX_OPS);
+        rs_point pts[MAX_OPS];
+        size_t np = 0;
+        const char *unit = NULL;
+        for (size_t o = 0; o < k; o++) {
+            const rp_record *r = ops[o];
+            double bytes, med;
+            if (!hash_len(r->op, &bytes))
+                continue;
+            char missing[256] = "", b[NGCC_FMT_MAX];
+            rd_cell_text(t, "%s", in->key);
+            rd_cell_note(t, r->json ? rs_note_verdict(x->doc, r) : rs_note_malformed(x->doc, r), "%s",
+                         ngcc_fmt_bytes(b, bytes));
+            int ta;
+            if (r->json && rj_bool(r->json, "timed_anyway", &ta) && ta)
+                rd_last_note(t, rs_note_timed_anyway(x->doc, x, in));
+            rs_cell_num(t, r, "stats.median", ngcc_fmt_count, missing, sizeof missing);
+            const char *u = r->json ? rj_str(r->json, "hash.unit") : NULL;
+            if (r->json && rj_num(r->json, "stats.median", &med) && bytes > 0) {
+                snprintf(b, sizeof b, "%.3g", med / bytes);
+                rd_cell_text(t, "%s %s", b, u ? u : "ticks/byte");
+                pts[np++] = (rs_point){bytes, med / bytes};
+                unit = unit ? unit : u;
+            } else {
+                rd_cell_text(t, "%s", NGCC_FMT_GAP);
+            }
+            rs_cell_num(t, r, "stats.mean_ns", ngcc_fmt_time_ns, missing, sizeof missing);
+            cell_n(t, r, missing, sizeof missing);
+            if (bcol)
+                cell_baseline(t, r);
+            rd_row_gaps(x->doc, t, "%s has no usable value for %s.", r->file, missing);
+        }
+        if (np) {
+            char title[256];
+            snprintf(title, sizeof title, "%s: CryptHash cost per byte", in->key);
+            rs_series sr = {in->key, pts, np};
+            rd_svg(x->doc, rs_log_lines(title, "message length", unit ? unit : "ticks/byte", &sr, 1));
+        }
+    }
+}
+
 void rs_section_performance(rs_ctx *x)
 {
     rd_heading(x->doc, 2, "4. Performance");
@@ -160,8 +358,17 @@ void rs_section_performance(rs_ctx *x)
     if (icol)
         rd_para(x->doc, "Instructions: median instructions per call over the first KAT records (icount label), "
                         "with the counter that counted them.");
-    rd_table *t;
-    if (icol)
+    int rows = 0;
+    for (size_t i = 0; i < x->cand->ninst; i++) {
+        rp_record *ops[MAX_OPS];
+        size_t k = find_ops(&x->cand->inst[i], "perf", ops, MAX_OPS);
+        for (size_t o = 0; o < k; o++)
+            rows += !is_hash_rec(ops[o]);
+    }
+    rd_table *t = NULL;
+    if (!rows)
+        ; /* hash instances only: their own table (hash_section) */
+    else if (icol)
         t = bcol ? rd_table_new(x->doc, "llrrrrrrrl", "Instance", "Operation", "Mean cycles", "Mean time", "ops/s",
                                 "Median", "IQR", "n", "Instructions", "Median vs baseline")
                  : rd_table_new(x->doc, "llrrrrrrr", "Instance", "Operation", "Mean cycles", "Mean time", "ops/s",
@@ -171,14 +378,18 @@ void rs_section_performance(rs_ctx *x)
                                 "Median", "IQR", "n", "Median vs baseline")
                  : rd_table_new(x->doc, "llrrrrrr", "Instance", "Operation", "Mean cycles", "Mean time", "ops/s",
                                 "Median", "IQR", "n");
-    for (size_t i = 0; i < x->cand->ninst; i++) {
+    for (size_t i = 0; t && i < x->cand->ninst; i++) {
         rp_record *ops[MAX_OPS];
-        size_t k = rp_find_ops(&x->cand->inst[i], "perf", ops, MAX_OPS);
+        size_t k = find_ops(&x->cand->inst[i], "perf", ops, MAX_OPS);
         for (size_t o = 0; o < k; o++)
-            perf_row(x, t, &x->cand->inst[i], ops[o], bcol, icol);
+            if (!is_hash_rec(ops[o]))
+                perf_row(x, t, &x->cand->inst[i], ops[o], bcol, icol);
     }
     untimed(x, "perf", "not timed");
-    perf_chart(x);
+    if (rows)
+        perf_chart(x);
+    kex_section(x);
+    hash_section(x);
 }
 
 /* ---- 5. resources ---- */
@@ -244,7 +455,7 @@ void rs_section_resources(rs_ctx *x)
     for (size_t i = 0; i < x->cand->ninst; i++) {
         const rp_instance *in = &x->cand->inst[i];
         rp_record *ops[MAX_OPS];
-        size_t k = rp_find_ops(in, "mem", ops, MAX_OPS);
+        size_t k = find_ops(in, "mem", ops, MAX_OPS);
         for (size_t o = 0; o < k; o++)
             resource_row(x, t, in, ops[o]);
         if (!k && rp_find(in, "sizes", NULL))

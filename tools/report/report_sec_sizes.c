@@ -269,11 +269,122 @@ static void symmetric_table(rs_ctx *x)
     prof_chart(x);
 }
 
+/* ---- KEX and hash sizes (sizes.json of ngcc-sizes) ---- */
+
+static int is_type(const rp_instance *in, const char *type)
+{
+    const cJSON *m = rp_meta(in);
+    const char *t = m ? rj_str(m, "type") : NULL;
+    return t && strcmp(t, type) == 0;
+}
+
+static void num_cell(rd_table *t, const rp_record *sz, const char *path, char *missing, size_t cap)
+{
+    double v;
+    char b[NGCC_FMT_MAX];
+    if (sz && sz->json && rj_num(sz->json, path, &v))
+        rd_cell_text(t, "%s", ngcc_fmt_int(b, v));
+    else
+        rs_cell_missing(t, sz, path, missing, cap);
+}
+
+/* "claimed (observed)" of one item, observed being the longest the flow returned */
+static void pair_cell(rd_table *t, const rp_record *sz, const char *item, char *missing, size_t cap)
+{
+    char pc[64], po[64], a[NGCC_FMT_MAX], b[NGCC_FMT_MAX];
+    double c, o;
+    snprintf(pc, sizeof pc, "claimed.%s", item);
+    snprintf(po, sizeof po, "observed.%s", item);
+    int hc = sz && sz->json && rj_num(sz->json, pc, &c), ho = sz && sz->json && rj_num(sz->json, po, &o);
+    if (hc && ho)
+        rd_cell_text(t, "%s (%s)", ngcc_fmt_int(a, c), ngcc_fmt_int(b, o));
+    else if (hc)
+        rd_cell_text(t, "%s", ngcc_fmt_int(a, c));
+    else
+        rs_cell_missing(t, sz, pc, missing, cap);
+}
+
+static void no_sizes(rs_ctx *x, rd_table *t, const rp_instance *in, const rp_record *sz, int cols)
+{
+    int note = sz ? rs_note_malformed(x->doc, sz)
+                  : rd_note(x->doc, "%s/sizes.json: no such record (run ctest -L perf).", rs_inst_dir(x, in));
+    for (int c = 0; c < cols; c++)
+        rd_cell_note(t, note, "%s", NGCC_FMT_GAP);
+}
+
+static void kex_sizes_table(rs_ctx *x)
+{
+    rd_para(x->doc, "Key exchange: bytes as claimed by the kex_get_* getters, in brackets the longest the official "
+                    "flow of the KAT records returned (states: maximum sizes; messages: claimed is the total of "
+                    "all messages, kex_get_total_msg_len_bytes).");
+    rd_table *t = rd_table_new(x->doc, "lrrrrrrrrrr", "Instance", "Passes", "Public key", "Secret key", "State A",
+                               "State B", "Shared secret", "m1", "m2", "m3", "Messages total");
+    for (size_t i = 0; i < x->cand->ninst; i++) {
+        const rp_instance *in = &x->cand->inst[i];
+        if (!is_type(in, "KEX"))
+            continue;
+        const rp_record *sz = rp_find(in, "sizes", NULL);
+        char missing[256] = "";
+        rd_cell_text(t, "%s", in->key);
+        if (!sz || !sz->json) {
+            no_sizes(x, t, in, sz, 10);
+            continue;
+        }
+        rd_last_note(t, rs_note_verdict(x->doc, sz));
+        num_cell(t, sz, "claimed.passes", missing, sizeof missing);
+        pair_cell(t, sz, "pk", missing, sizeof missing);
+        pair_cell(t, sz, "sk", missing, sizeof missing);
+        pair_cell(t, sz, "sta", missing, sizeof missing);
+        pair_cell(t, sz, "stb", missing, sizeof missing);
+        pair_cell(t, sz, "ss", missing, sizeof missing);
+        num_cell(t, sz, "observed.m1", missing, sizeof missing);
+        num_cell(t, sz, "observed.m2", missing, sizeof missing);
+        num_cell(t, sz, "observed.m3", missing, sizeof missing);
+        pair_cell(t, sz, "total_msg", missing, sizeof missing);
+        rd_row_gaps(x->doc, t, "%s has no usable value for %s.", sz->file, missing);
+    }
+}
+
+static void hash_sizes_table(rs_ctx *x)
+{
+    rd_para(x->doc, "Hash: the digest length (DIGEST_BIT_LENGTH, bits) and the instance library's static image "
+                    "(sum of its loadable ELF segments).");
+    rd_table *t = rd_table_new(x->doc, "lrrr", "Instance", "Digest (bits)", "Digest (bytes)", "Static image");
+    for (size_t i = 0; i < x->cand->ninst; i++) {
+        const rp_instance *in = &x->cand->inst[i];
+        if (!is_type(in, "HASH"))
+            continue;
+        const rp_record *sz = rp_find(in, "sizes", NULL);
+        char missing[256] = "", b[NGCC_FMT_MAX];
+        rd_cell_text(t, "%s", in->key);
+        if (!sz || !sz->json) {
+            no_sizes(x, t, in, sz, 3);
+            continue;
+        }
+        rd_last_note(t, rs_note_verdict(x->doc, sz));
+        double d;
+        num_cell(t, sz, "claimed.digest_bits", missing, sizeof missing);
+        if (rj_num(sz->json, "claimed.digest_bits", &d))
+            rd_cell_text(t, "%s", ngcc_fmt_int(b, ceil(d / 8)));
+        else
+            rd_cell_text(t, "%s", NGCC_FMT_GAP);
+        rs_cell_num(t, sz, "static.loadable_total", ngcc_fmt_bytes, missing, sizeof missing);
+        rd_row_gaps(x->doc, t, "%s has no usable value for %s.", sz->file, missing);
+    }
+}
+
 void rs_section_sizes(rs_ctx *x)
 {
     rd_heading(x->doc, 2, "6. Sizes");
-    rd_para(x->doc, "Bytes, as claimed by the API getters (signature: claimed maximum; observed: shortest and "
-                    "longest signature produced while timing).");
-    sizes_table(x);
+    int kex = cand_has_type(x, "KEX"), hash = cand_has_type(x, "HASH");
+    if (cand_has_type(x, "SIG") || cand_has_type(x, "KEM") || (!kex && !hash)) {
+        rd_para(x->doc, "Bytes, as claimed by the API getters (signature: claimed maximum; observed: shortest and "
+                        "longest signature produced while timing).");
+        sizes_table(x);
+    }
+    if (kex)
+        kex_sizes_table(x);
+    if (hash)
+        hash_sizes_table(x);
     symmetric_table(x);
 }

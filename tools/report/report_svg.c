@@ -168,3 +168,127 @@ char *rs_share_bars(const char *title, const rs_share *rows, size_t n)
     rb_add(&b, "</svg>\n");
     return rb_take(&b);
 }
+
+/* ---- line plot (hash cost per byte over the message length) ---- */
+
+enum { LP_H = 360, LP_LEFT = 70, LP_RIGHT = 30, LP_TOP = 46, LP_BOTTOM = 48, LP_MAX_X = 64 };
+
+static const char *line_colour(size_t i)
+{
+    static const char *colours[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b"};
+    return colours[i % 6];
+}
+
+/* "16 B", "1 KiB", "64 KiB", "1 MiB" for powers of two, else ngcc_fmt_bytes */
+static void bytes_label(char *out, size_t n, double v)
+{
+    static const char *units[] = {"B", "KiB", "MiB", "GiB"};
+    double e = log2(v);
+    if (v >= 1 && fabs(e - round(e)) < 1e-9 && e < 40) {
+        int k = (int)round(e);
+        snprintf(out, n, "%d %s", 1 << (k % 10), units[k / 10]);
+        return;
+    }
+    char b[NGCC_FMT_MAX];
+    snprintf(out, n, "%s", ngcc_fmt_bytes(b, v));
+}
+
+static int usable(const rs_point *p)
+{
+    return p->x > 0 && p->y > 0 && !isinf(p->x) && !isinf(p->y);
+}
+
+char *rs_log_lines(const char *title, const char *x_unit, const char *y_unit, const rs_series *s, size_t ns)
+{
+    double xmin = INFINITY, xmax = 0, ymin = INFINITY, ymax = 0;
+    double xs[LP_MAX_X];
+    size_t nx = 0;
+    for (size_t i = 0; i < ns; i++)
+        for (size_t k = 0; k < s[i].n; k++) {
+            const rs_point *p = &s[i].pts[k];
+            if (!usable(p))
+                continue;
+            xmin = fmin(xmin, p->x);
+            xmax = fmax(xmax, p->x);
+            ymin = fmin(ymin, p->y);
+            ymax = fmax(ymax, p->y);
+            size_t j = 0;
+            while (j < nx && xs[j] != p->x)
+                j++;
+            if (j == nx && nx < LP_MAX_X)
+                xs[nx++] = p->x;
+        }
+    rb_buf b = {0};
+    open_svg(&b, title, LP_H);
+    int lx = LP_LEFT;
+    for (size_t i = 0; i < ns; i++)
+        legend_item(&b, &lx, line_colour(i), s[i].label);
+    if (!(xmax > 0)) {
+        rb_printf(&b, "<text x=\"%d\" y=\"%d\" font-size=\"12\">no values</text>\n", LP_LEFT, LP_TOP + 20);
+        rb_add(&b, "</svg>\n");
+        return rb_take(&b);
+    }
+    double lx0 = log2(xmin), lx1 = log2(xmax);
+    if (lx1 <= lx0) {
+        lx0 -= 1;
+        lx1 += 1;
+    }
+    int lo = (int)floor(log10(ymin)), hi = (int)ceil(log10(ymax));
+    if (hi <= lo)
+        hi = lo + 1;
+    double x0 = LP_LEFT, x1 = W - LP_RIGHT, y0 = LP_H - LP_BOTTOM, y1 = LP_TOP;
+#define PX(v) (x0 + (x1 - x0) * (log2(v) - lx0) / (lx1 - lx0))
+#define PY(v) (y0 - (y0 - y1) * (log10(v) - lo) / (hi - lo))
+    for (int k = lo; k <= hi; k++) {
+        double y = y0 - (y0 - y1) * (k - lo) / (hi - lo);
+        char lab[32];
+        decade_label(lab, sizeof lab, k);
+        rb_printf(&b,
+                  "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#d0d7de\"/>"
+                  "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" text-anchor=\"end\">%s</text>\n",
+                  x0, y, x1, y, x0 - 6, y + 4, lab);
+    }
+    for (size_t j = 0; j < nx; j++) {
+        double x = PX(xs[j]);
+        char lab[32];
+        bytes_label(lab, sizeof lab, xs[j]);
+        rb_printf(&b,
+                  "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#eef1f4\"/>"
+                  "<text x=\"%.1f\" y=\"%.1f\" font-size=\"11\" text-anchor=\"middle\">%s</text>\n",
+                  x, y0, x, y1, x, y0 + 16, lab);
+    }
+    rb_printf(&b, "<text x=\"%.1f\" y=\"%d\" font-size=\"11\" text-anchor=\"middle\">", (x0 + x1) / 2, LP_H - 8);
+    rb_add_markup_text(&b, x_unit);
+    rb_add(&b, ", log scale</text>\n");
+    rb_printf(&b, "<text x=\"%d\" y=\"34\" font-size=\"11\" text-anchor=\"end\">", W - 4);
+    rb_add_markup_text(&b, y_unit);
+    rb_add(&b, ", log scale</text>\n");
+    for (size_t i = 0; i < ns; i++) {
+        const char *c = line_colour(i);
+        rb_printf(&b, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"2\" points=\"", c);
+        int first = 1;
+        for (size_t k = 0; k < s[i].n; k++)
+            if (usable(&s[i].pts[k])) {
+                rb_printf(&b, "%s%.1f,%.1f", first ? "" : " ", PX(s[i].pts[k].x), PY(s[i].pts[k].y));
+                first = 0;
+            }
+        rb_add(&b, "\"/>\n");
+        for (size_t k = 0; k < s[i].n; k++) {
+            const rs_point *p = &s[i].pts[k];
+            if (!usable(p))
+                continue;
+            char xl[32], yl[NGCC_FMT_MAX];
+            bytes_label(xl, sizeof xl, p->x);
+            snprintf(yl, sizeof yl, "%.3g", p->y);
+            rb_printf(&b, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3\" fill=\"%s\"><title>", PX(p->x), PY(p->y), c);
+            rb_add_markup_text(&b, s[i].label);
+            rb_printf(&b, " at %s: %s ", xl, yl);
+            rb_add_markup_text(&b, y_unit);
+            rb_add(&b, "</title></circle>\n");
+        }
+    }
+#undef PX
+#undef PY
+    rb_add(&b, "</svg>\n");
+    return rb_take(&b);
+}
