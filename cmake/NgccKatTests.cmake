@@ -29,6 +29,19 @@ endif()
 # manifest line by the file name. Expectations: "kat.<file>" (else "kat")
 # and "kat.<file>.detail" (else "kat.detail"). A zoo variant gets 2_33 and
 # loop only with a "kat.<file>" expectation.
+# The record holding instance n's KAT verdict, for the labels gated on it:
+# kat.json; for a hash instance kat-2_12.json (its KAT_2_12 replay calls
+# CryptHash on every message length from 0 to 4096 bits).
+function(ngcc_kat_verdict_record n out)
+  ngcc_iget(${n} records records)
+  ngcc_iget(${n} type type)
+  if(type STREQUAL "HASH")
+    set(${out} "${records}/kat-2_12.json" PARENT_SCOPE)
+  else()
+    set(${out} "${records}/kat.json" PARENT_SCOPE)
+  endif()
+endfunction()
+
 function(ngcc_add_kat_hash_tests n)
   foreach(f IN ITEMS id key ai root records tree katfile manifest mkey memory_limit_mb zoo)
     ngcc_iget(${n} ${f} ${f})

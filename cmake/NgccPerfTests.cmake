@@ -128,7 +128,8 @@ function(ngcc_perf_common_args n out)
   ngcc_perf_kat_gated(${n} gated)
   set(kat)
   if(gated)
-    set(kat --kat-record "${records}/kat.json")
+    ngcc_kat_verdict_record(${n} kat_json)
+    set(kat --kat-record "${kat_json}")
   endif()
   set(args --lib "${root}/libngcc_plain.so" --name "${id}/${key}"
     --build-record "${records}/build-plain.json" ${kat}
