@@ -62,7 +62,9 @@ function(ngcc_add_ct_tests n)
   if(TEST "kat/${id}/${key}") # its op_seconds predict the cost; a DEPENDS: a failed KAT must not skip ct
     set_property(TEST "${name}" APPEND PROPERTY DEPENDS "kat/${id}/${key}")
   endif()
-  if(expect_ct_detail)
+  # (not in a cross tree: ct is SKIP under emulation, valgrind cannot trace
+  # the guest, so the declared verdict and detail cannot be met there)
+  if(expect_ct_detail AND NOT CMAKE_CROSSCOMPILING)
     add_test(NAME "selftest/ct/${id}/${key}" COMMAND ${CMAKE_COMMAND}
       "-DRECORD=${records}/ct.json" "-DVERDICT=${expect}" "-DDETAIL=${expect_ct_detail}" "-DNAME=${id}/${key}"
       -P "${PROJECT_SOURCE_DIR}/tests/ct/NgccCtSelftest.cmake")

@@ -168,9 +168,13 @@ endfunction()
 # Selftests whose scripts run the target's executables directly (cmake -P,
 # no CMAKE_CROSSCOMPILING_EMULATOR, no binfmt_misc here; quirk-verdicts also
 # wants the records of SLOW-128, not built under emulation; resume-kill
-# reruns copies of the test commands without the emulator): disabled in a
-# cross tree, listed at configure time; they run in the host trees.
-set(NGCC_CROSS_HOST_ONLY_TESTS "^selftest/(kat/compare|chatty-output|sandbox|quirk-kat|quirk-verdicts|resume-kill)$"
+# reruns copies of the test commands without the emulator; quirk-security-slow
+# reads the records of SLOWKG-128, not built under emulation; quirk-security
+# runs ngcc-security itself and wants WOTS-128~hang-record, native_only;
+# selftest/ct/harness-error* want a valgrind verdict, and ct is SKIP under
+# emulation): disabled in a cross tree, listed at configure time; they run
+# in the host trees.
+set(NGCC_CROSS_HOST_ONLY_TESTS "^selftest/(kat/compare|chatty-output|sandbox|quirk-kat|quirk-verdicts|quirk-security|quirk-security-slow|resume-kill|ct/harness-error(-detail)?)$"
   CACHE STRING "Cross trees: regex of tests that run target executables without the emulator (disabled)")
 
 # the instance's skip reason in a cross tree (called by discovery)

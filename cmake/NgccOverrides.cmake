@@ -49,7 +49,10 @@
 #                             signature): the ct label does not mark it secret
 #                    {"public_sk": ["32:64"]}   sk byte ranges [from, to) that are public
 #                             (e.g. a hash of pk kept in sk); copies of pk are found alone
-#   expect           {label: verdict}   expected verdicts (fixtures, zoo)
+#   expect           {label: verdict}   expected verdicts (fixtures, zoo); "<label>@gcc" or
+#                             "<label>@clang" (e.g. "kat@clang") wins when the instance
+#                             libraries are built by that compiler (NGCC_INSTANCE_COMPILER),
+#                             for behaviour that really depends on it (say why in the README)
 #   selftest         {name: string}     data of the suite's own selftests (fixtures only:
 #                             hand-count arguments, exact messages, digests), read by
 #                             tests/selftest/<label>.cmake; not inherited by variants
@@ -220,6 +223,17 @@ function(ngcc_override_check_value json key where err)
         set(${err} "link flag \"${v}\" at ${where} is not an option (write -Wl,... or -l...)" PARENT_SCOPE)
       elseif(key STREQUAL "isa" AND NOT v MATCHES "^(none|(x86-64|aarch64):[a-z0-9]+)$")
         set(${err} "isa entry \"${v}\" at ${where}: write <x86-64|aarch64>:<extension> or none" PARENT_SCOPE)
+      endif()
+    endforeach()
+  elseif(key STREQUAL "expect")
+    string(JSON n LENGTH "${json}" expect)
+    foreach(i RANGE ${n})
+      if(i EQUAL n)
+        break()
+      endif()
+      string(JSON name MEMBER "${json}" expect ${i})
+      if(name MATCHES "@" AND NOT name MATCHES "^[^@]+@(gcc|clang)$")
+        set(${err} "expect key \"${name}\" at ${where}: after @ comes the instance compiler, gcc or clang (write \"<label>@clang\", e.g. \"kat@clang\")" PARENT_SCOPE)
       endif()
     endforeach()
   elseif(key STREQUAL "native_only")

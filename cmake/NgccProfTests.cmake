@@ -97,7 +97,9 @@ function(ngcc_add_prof_tests n)
       ngcc_expect(${n} prof PASS expect)
     endif()
     set(name "prof/${id}/${key}/${op}")
-    set(cmd $<TARGET_FILE:ngcc-prof> --lib "${root}/libngcc_prof.so" --plain-lib "${root}/libngcc_plain.so"
+    # (the emulator of a cross tree in front: CTest adds it only to a bare
+    # target name, not to $<TARGET_FILE:> nor inside the wrapper below)
+    set(cmd ${CMAKE_CROSSCOMPILING_EMULATOR} $<TARGET_FILE:ngcc-prof> --lib "${root}/libngcc_prof.so" --plain-lib "${root}/libngcc_plain.so"
       --op ${op} --name "${id}/${key}" --instance "${expect_key}"
       --expectations "${tree}/ngcc-prof.json" --expectations "${NGCC_OVERRIDES_DIR}/${id}.prof.json"
       --record-out "${records}/prof-${op}.json" --build-record "${records}/build-prof.json"

@@ -61,6 +61,21 @@ set(NGCC_SANITIZER_ENV
   "LD_PRELOAD=${NGCC_ASAN_RUNTIME}"
   "ASAN_OPTIONS=detect_leaks=0:halt_on_error=1:abort_on_error=0:allocator_may_return_null=1"
   "UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1")
+# Cross trees (qemu-user): a plain LD_PRELOAD reaches the host loader of the
+# (dynamically linked) emulator, not the guest, and the guest's multiarch
+# loader does not search the cross toolchain's folder for libubsan.so.1 (an
+# LD_LIBRARY_PATH there would pull in its libc, whose fork() hangs under
+# qemu): both runtimes go to the guest only, by path (QEMU_SET_ENV).
+if(CMAKE_CROSSCOMPILING AND NGCC_ASAN_RUNTIME)
+  execute_process(COMMAND ${CMAKE_C_COMPILER} -print-file-name=libubsan.so
+    OUTPUT_VARIABLE _ngcc_ubsan OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
+  set(_ngcc_preload "${NGCC_ASAN_RUNTIME}")
+  if(IS_ABSOLUTE "${_ngcc_ubsan}" AND EXISTS "${_ngcc_ubsan}")
+    file(REAL_PATH "${_ngcc_ubsan}" _ngcc_ubsan)
+    string(APPEND _ngcc_preload ":${_ngcc_ubsan}")
+  endif()
+  list(TRANSFORM NGCC_SANITIZER_ENV REPLACE "^LD_PRELOAD=.*" "QEMU_SET_ENV=LD_PRELOAD=${_ngcc_preload}")
+endif()
 
 # Ordered after the instance's kat test (its op_seconds plan the budget). A
 # DEPENDS, not a FIXTURES_REQUIRED: a failed KAT (MISMATCH) must not skip the

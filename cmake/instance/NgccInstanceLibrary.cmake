@@ -40,6 +40,13 @@ string(APPEND CMAKE_SHARED_LINKER_FLAGS " $ENV{NGCC_INSTANCE_COVERAGE_FLAGS}")
 # forced include or defines can never break or change them.
 set(NGCC_GLUE_C_FLAGS -O2 -fPIC -g -std=gnu11 -Wall -fno-strict-aliasing -fwrapv
     -fno-omit-frame-pointer -D_GNU_SOURCE $ENV{NGCC_INSTANCE_COVERAGE_FLAGS})
+# clang 14 writes DWARF 5 by default, which Debian 12's valgrind 3.19 cannot
+# read ("unhandled dwarf2 abbrev form code 0x25 ... Possibly corrupted
+# debuginfo file", memcheck and icount then ERROR): DWARF 4, as gcc 12 writes.
+if(CMAKE_C_COMPILER_ID STREQUAL "Clang")
+  list(TRANSFORM NGCC_COMMON_FLAGS REPLACE "^-g$" "-gdwarf-4")
+  list(TRANSFORM NGCC_GLUE_C_FLAGS REPLACE "^-g$" "-gdwarf-4")
+endif()
 # The published link line is -shared -Wl,--version-script=<map> -Wl,-Bsymbolic
 # -Wl,--no-undefined -Wl,-z,noexecstack -Wl,-z,relro -lm (-shared comes with
 # the SHARED library, -lm with target_link_libraries below).

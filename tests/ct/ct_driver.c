@@ -49,6 +49,7 @@
 
 #include "ct_flow.h"
 #include "ngcc_child.h"
+#include "ngcc_counter.h"
 #include "ngcc_frame.h"
 #include "ngcc_record.h"
 #include "ngcc_resume.h"
@@ -805,8 +806,17 @@ int main(int argc, char **argv)
     C.meta = cJSON_CreateObject();
     C.ops = cJSON_CreateArray();
     C.sk_ranges = cJSON_CreateArray();
-    if (!ngcc_frame_check_build(&C.f) && !predicted_too_slow())
-        run_valgrind();
+    char ewhy[256];
+    const char *emu = ngcc_emulated(ewhy, sizeof ewhy);
+    if (!ngcc_frame_check_build(&C.f)) {
+        if (emu) /* as memcheck: the valgrind found here is a host program,
+                  * under qemu-user it would trace the emulator, not the guest */
+            ngcc_frame_set(&C.f, NGCC_SKIP,
+                           "not run: emulated (%s: %s): valgrind cannot trace code run by user-mode emulation", emu,
+                           ewhy);
+        else if (!predicted_too_slow())
+            run_valgrind();
+    }
     for (int i = 0; i < C.nsites; i++) {
         char t[640];
         site_text(&C.sites[i], t, sizeof t);

@@ -8,7 +8,12 @@
 #     name (from <build>/records/). A missing file, instance or field never
 #     passes. With EXPECT_FOUND set (the instances discovered at configure
 #     time), an instance outside it fails as "not discovered".
+#   COMPILER (-D, gcc or clang: NGCC_INSTANCE_COMPILER, default gcc): the
+#     compiler whose diagnostics the scripts' first_error texts are for.
 set(failures 0)
+if(NOT COMPILER)
+  set(COMPILER gcc)
+endif()
 
 function(fail what)
   message("FAIL ${what}")

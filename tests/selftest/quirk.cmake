@@ -111,7 +111,8 @@ function(ngcc_add_quirk_selftests)
   ngcc_fixtures_of(flags_fixtures ${found})
   string(REPLACE ";" "," missing_arg "${missing}")
   add_test(NAME selftest/quirk-flags COMMAND ${CMAKE_COMMAND} "-DBUILD=${CMAKE_BINARY_DIR}"
-    "-DSRC=${PROJECT_SOURCE_DIR}" "-DMISSING=${missing_arg}" -P "${real}/quirk_flags.cmake")
+    "-DSRC=${PROJECT_SOURCE_DIR}" "-DMISSING=${missing_arg}" -DCOMPILER=${NGCC_INSTANCE_COMPILER}
+    -P "${real}/quirk_flags.cmake")
   set_tests_properties(selftest/quirk-flags PROPERTIES LABELS "selftest;kat;build"
     FIXTURES_REQUIRED "${flags_fixtures}" TIMEOUT 120)
 
@@ -135,7 +136,8 @@ function(ngcc_add_quirk_selftests)
   ngcc_fixtures_of(names_fixtures ${found})
   string(REPLACE ";" "," found_arg "${found}")
   add_test(NAME selftest/quirk-names COMMAND ${CMAKE_COMMAND} "-DBUILD=${CMAKE_BINARY_DIR}"
-    "-DSRC=${PROJECT_SOURCE_DIR}" "-DFOUND=${found_arg}" -P "${real}/quirk_names.cmake")
+    "-DSRC=${PROJECT_SOURCE_DIR}" "-DFOUND=${found_arg}" -DCOMPILER=${NGCC_INSTANCE_COMPILER}
+    -P "${real}/quirk_names.cmake")
   set_tests_properties(selftest/quirk-names PROPERTIES LABELS "selftest;kat;build" TIMEOUT 120)
   if(names_fixtures)
     set_tests_properties(selftest/quirk-names PROPERTIES FIXTURES_REQUIRED "${names_fixtures}")
@@ -187,7 +189,8 @@ fxq-build/fxq-layout/fxq-runtime instance (restore them or update tests/selftest
   endif()
   ngcc_fixtures_of(all_fixtures ${NGCC_QUIRK_INSTANCES})
   add_test(NAME selftest/quirk-verdicts COMMAND ${CMAKE_COMMAND}
-    "-DBUILD=${CMAKE_BINARY_DIR}" "-DSRC=${PROJECT_SOURCE_DIR}" -P "${real}/quirk_verdicts.cmake")
+    "-DBUILD=${CMAKE_BINARY_DIR}" "-DSRC=${PROJECT_SOURCE_DIR}" -DCOMPILER=${NGCC_INSTANCE_COMPILER}
+    -P "${real}/quirk_verdicts.cmake")
   set_tests_properties(selftest/quirk-verdicts PROPERTIES LABELS "selftest;kat;build"
     FIXTURES_REQUIRED "${all_fixtures}" TIMEOUT 120)
 

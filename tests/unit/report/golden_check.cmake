@@ -6,7 +6,8 @@
 # -D inputs: REPORT (ngcc-report), RECORDS (;-list of sample folders under
 #   records/), EXPECTED (folder of expected pages), OUT (scratch folder),
 #   [EXTRA_ARGS], [EXPECT_RC (default 0)], [STDERR_MUST (;-list of texts the
-#   error output must contain)].
+#   error output must contain)], [EMULATOR (comma-separated command that
+#   runs REPORT in a cross tree, e.g. qemu-aarch64,-cpu,max)].
 # Refresh the expected pages after an intended change with
 #   NGCC_UPDATE_GOLDEN=1 ctest -R unit/report/golden   (then review git diff)
 cmake_minimum_required(VERSION 3.25)
@@ -21,7 +22,8 @@ function(render out records_dirs rc_var err_var)
     list(APPEND args --records "${r}")
   endforeach()
   file(REMOVE_RECURSE "${out}")
-  execute_process(COMMAND "${REPORT}" ${args} --out "${out}" ${EXTRA_ARGS}
+  string(REPLACE "," ";" emu "${EMULATOR}")
+  execute_process(COMMAND ${emu} "${REPORT}" ${args} --out "${out}" ${EXTRA_ARGS}
     RESULT_VARIABLE rc OUTPUT_VARIABLE o ERROR_VARIABLE e)
   message("${o}${e}")
   set(${rc_var} "${rc}" PARENT_SCOPE)
