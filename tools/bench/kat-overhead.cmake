@@ -35,7 +35,7 @@ endforeach()
 execute_process(COMMAND gcc -O2 -std=gnu11 ${defs} -I${src}/iccs/include -I${src}/iccs/src -I${src}/harness
   -I${src}/tests/kat ${objs}
   ${src}/iccs/src/drng.c ${src}/iccs/src/auxfunc.c ${src}/iccs/src/sm3.c ${src}/cmake/instance/ngcc_glue.c
-  ${src}/tests/kat/kat_replay.c ${src}/tools/bench/kat_direct.c
+  ${src}/tests/kat/kat_replay.c ${src}/tests/kat/kat_replay_kex.c ${src}/tools/bench/kat_direct.c
   # the rest of the replay's harness calls (guards, DRNG streams, child notes)
   # from the build's own harness library, so this list cannot go stale
   "${BUILD}/harness/libngcc_harness.a" -lcjson -lcrypto -ldl -o "${work}/kat_direct"
