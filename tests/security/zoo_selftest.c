@@ -111,10 +111,19 @@ static void case_checks(void **state)
     cJSON_ArrayForEach(c, checks)
     {
         const char *want = expected_check(e->checks, str(c, "name"), buf, sizeof buf);
-        char got[64]; /* "FAIL:MALLEABLE" in the spec also asserts what the check fails as */
-        snprintf(got, sizeof got, "%s%s%s", str(c, "verdict"), want && strchr(want, ':') ? ":" : "",
-                 want && strchr(want, ':') ? str(c, "fails_as") : "");
-        if (!want || strcmp(want, got) != 0)
+        char got[64];
+        snprintf(got, sizeof got, "%s", str(c, "verdict"));
+        /* "FAIL:MALLEABLE" in the spec also asserts what the check fails as;
+         * "A|B" accepts either (a verdict that depends on stale stack bytes) */
+        int match = 0;
+        for (const char *alt = want; alt && *alt && !match; alt = strchr(alt, '|') ? strchr(alt, '|') + 1 : NULL) {
+            size_t al = strcspn(alt, "|");
+            int with_cause = memchr(alt, ':', al) != NULL;
+            snprintf(got, sizeof got, "%s%s%s", str(c, "verdict"), with_cause ? ":" : "",
+                     with_cause ? str(c, "fails_as") : "");
+            match = strlen(got) == al && strncmp(alt, got, al) == 0;
+        }
+        if (!match)
             used += (size_t)snprintf(problems + used, used < sizeof problems ? sizeof problems - used : 0,
                                      "\n  %s: %s, expected %s (%s)", str(c, "name"), got,
                                      want ? want : "nothing declared", str(c, "detail"));
