@@ -192,13 +192,14 @@ if(out MATCHES "label [a-z]+ done: [0-9]+ tests in ([0-9]+) s \\(predicted ~([0-
   string(APPEND times "  single run: test time measured ${meas} ms; labels ${CMAKE_MATCH_1} s wall at -j2, predicted ~${CMAKE_MATCH_2} s\n")
 endif()
 file(COPY "${build}/records/" DESTINATION "${WORK}/single")
-# timing figures masked (valid JSON still): timestamps -> "T", values of keys naming seconds/ns/cycles/ticks -> 0
+# timing figures masked (valid JSON still): timestamps -> "T", values of keys naming seconds/ns/cycles/ticks
+# (and a process's peak RSS, *_kb: it varies from run to run as well) -> 0
 function(mask_records from to)
   file(GLOB_RECURSE recs RELATIVE "${from}" "${from}/*.json")
   foreach(r IN LISTS recs)
     file(READ "${from}/${r}" t)
     set(num "-?[0-9]+(\\.[0-9]+)?([eE][-+]?[0-9]+)?")
-    set(tk "\"[A-Za-z_]*(_utc|seconds|_s|_ns|ns_total|cycles|ticks|max|median|mean|mhz|min|stddev|_khz)\"[ \t]*:[ \t]*")
+    set(tk "\"[A-Za-z_]*(_utc|seconds|_s|_ns|ns_total|cycles|ticks|max|median|mean|mhz|min|stddev|_khz|_kb)\"[ \t]*:[ \t]*")
     string(REGEX REPLACE "(\"(start_utc|end_utc)\"[ \t]*:[ \t]*)\"[^\"]*\"" "\\1\"T\"" t "${t}")
     string(REGEX REPLACE "(${tk})${num}" "\\10" t "${t}")
     string(REGEX REPLACE "(${tk})\\[[^]]*\\]" "\\1[0]" t "${t}")
