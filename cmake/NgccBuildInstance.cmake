@@ -12,6 +12,7 @@
 # -D inputs: SETTINGS VARIANT ROOT OUTPUT_DIR RECORD GENERATOR INSTANCE_SRC
 #            FLAGSETS (comma-separated) EXPECT (BUILDOK|BUILDFAIL) NAME
 #            LABELS_NOT_FOR_TYPE (comma-separated; written to the record)
+#            SUITE_OBJECTS_DIR (optional: where the suite's own objects are built once)
 cmake_minimum_required(VERSION 3.25)
 if(NOT EXISTS "${SETTINGS}")
   message(FATAL_ERROR "ngcc: ${SETTINGS} is missing (the build tree's instances/ folder was cleaned): "
@@ -77,6 +78,56 @@ function(ngcc_instance_compiler_args out)
   set(${out} "${a}" PARENT_SCOPE)
 endfunction()
 
+# The suite's instance-independent objects (cmake/suite-objects), built once
+# per compiler and sanitizer setting in SUITE_OBJECTS_DIR under a lock (the
+# build tests run in parallel); sets suite_arg to the -D that hands them to
+# the instance project. When that build fails, suite_arg stays empty and the
+# instance project compiles them itself, as without SUITE_OBJECTS_DIR.
+function(ngcc_suite_objects)
+  set(suite_arg "" PARENT_SCOPE)
+  if(NOT SUITE_OBJECTS_DIR)
+    return()
+  endif()
+  ngcc_instance_compiler_args(cc_args)
+  set(sanitize OFF)
+  if(VARIANT STREQUAL "asan")
+    set(sanitize ON)
+  endif()
+  # one tree per distinct compiler choice, sanitizer and coverage flags
+  string(SHA256 key "${cc_args}|${sanitize}|$ENV{NGCC_INSTANCE_COVERAGE_FLAGS}")
+  string(SUBSTRING "${key}" 0 12 key)
+  set(tree "${SUITE_OBJECTS_DIR}/${key}")
+  file(MAKE_DIRECTORY "${SUITE_OBJECTS_DIR}")
+  file(LOCK "${tree}.lock" GUARD FUNCTION TIMEOUT 600 RESULT_VARIABLE locked)
+  if(NOT locked EQUAL 0)
+    message("ngcc: ${tree}.lock: ${locked}; compiling the suite's objects in the instance tree instead")
+    return()
+  endif()
+  set(rc 0)
+  set(out "")
+  if(NOT EXISTS "${tree}/CMakeCache.txt")
+    execute_process(
+      COMMAND ${CMAKE_COMMAND} -E env --unset=CFLAGS --unset=CXXFLAGS --unset=CPPFLAGS
+              --unset=ASMFLAGS --unset=LDFLAGS
+              ${CMAKE_COMMAND} -S "${INSTANCE_SRC}/../suite-objects" -B "${tree}" -G "${GENERATOR}"
+              "-DNGCC_ICCS_DIR=${NGCC_ICCS_DIR}" "-DNGCC_HARNESS_DIR=${NGCC_HARNESS_DIR}"
+              -DNGCC_SANITIZE=${sanitize} -DCMAKE_BUILD_TYPE= ${cc_args}
+      RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
+  endif()
+  if(rc EQUAL 0)
+    execute_process(COMMAND ${CMAKE_COMMAND} -E env --unset=CFLAGS --unset=LDFLAGS
+                            ${CMAKE_COMMAND} --build "${tree}"
+      RESULT_VARIABLE rc OUTPUT_VARIABLE bout ERROR_VARIABLE bout)
+    string(APPEND out "${bout}")
+  endif()
+  if(NOT rc EQUAL 0 OR NOT EXISTS "${tree}/objects.cmake")
+    file(WRITE "${tree}.log" "${out}")
+    message("ngcc: the suite's objects did not build in ${tree} (see ${tree}.log); compiling them in the instance tree instead")
+    return()
+  endif()
+  set(suite_arg "-DNGCC_SUITE_OBJECTS=${tree}/objects.cmake" PARENT_SCOPE)
+endfunction()
+
 # Builds with one flag set; sets ok, err, built (the library in its tree).
 function(build_with fs)
   set(tree "${ROOT}/${VARIANT}-${fs}")
@@ -88,7 +139,7 @@ function(build_with fs)
             --unset=ASMFLAGS --unset=LDFLAGS
             ${CMAKE_COMMAND} -S "${INSTANCE_SRC}" -B "${tree}" -G "${GENERATOR}"
             "-DNGCC_SETTINGS=${SETTINGS}" -DNGCC_VARIANT=${VARIANT} -DNGCC_FLAGSET=${fs}
-            -DCMAKE_BUILD_TYPE= ${cc_args}
+            -DCMAKE_BUILD_TYPE= ${cc_args} ${suite_arg}
     RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
   if(rc EQUAL 0)
     execute_process(COMMAND ${CMAKE_COMMAND} --build "${tree}"
@@ -154,6 +205,7 @@ if(NGCC_SKIP_REASON)
 elseif(NGCC_DISCOVER_ERROR)
   set(first_error "discovery: ${NGCC_DISCOVER_ERROR}")
 else()
+  ngcc_suite_objects()
   foreach(fs IN LISTS FLAGSETS)
     try_flagset(${fs})
     if(ok)

@@ -67,6 +67,7 @@ function(ngcc_add_build_test n variant)
       "-DRECORD=${records}/build-${variant}.json" "-DGENERATOR=${CMAKE_GENERATOR}"
       "-DINSTANCE_SRC=${PROJECT_SOURCE_DIR}/cmake/instance" "-DFLAGSETS=${flagsets_arg}"
       -DEXPECT=${expect} "-DNAME=${id}/${key}" "-DLABELS_NOT_FOR_TYPE=${not_for_type}"
+      "-DSUITE_OBJECTS_DIR=${CMAKE_BINARY_DIR}/suite-objects"
       -P ${PROJECT_SOURCE_DIR}/cmake/NgccBuildInstance.cmake)
   ngcc_timeout(${n} build t)
   set_tests_properties("${name}" PROPERTIES

@@ -143,22 +143,40 @@ function(ngcc_instance_library)
 
   # Our ICCS implementation only where the submission ships none; compiled
   # against our own headers first so a submission's drng.h cannot change it.
-  set(iccs_srcs)
+  # With -DNGCC_SUITE_OBJECTS=<objects.cmake> (cmake/suite-objects, what the
+  # build tests pass) these and the allocation watch are objects compiled
+  # once per build tree with the same flags; without it, compiled here.
+  set(iccs_names)
   if(NOT NGCC_HAS_OWN_DRNG)
-    list(APPEND iccs_srcs ${NGCC_ICCS_DIR}/src/drng.c)
+    list(APPEND iccs_names drng)
   endif()
   if(NOT NGCC_HAS_OWN_AUXFUNC)
-    list(APPEND iccs_srcs ${NGCC_ICCS_DIR}/src/auxfunc.c)
+    list(APPEND iccs_names auxfunc)
   endif()
-  if(iccs_srcs)
-    add_library(ngcc_iccs_objs OBJECT ${iccs_srcs} ${NGCC_ICCS_DIR}/src/sm3.c)
-    target_include_directories(ngcc_iccs_objs BEFORE PRIVATE
-      ${NGCC_ICCS_DIR}/include ${NGCC_ICCS_DIR}/src)
-    target_compile_options(ngcc_iccs_objs PRIVATE ${glueflags})
+  if(iccs_names)
+    list(APPEND iccs_names sm3)
+  endif()
+  set(suite_objs)
+  set(glue_srcs ${CMAKE_CURRENT_LIST_DIR}/ngcc_glue.c)
+  if(NGCC_SUITE_OBJECTS)
+    include(${NGCC_SUITE_OBJECTS})
+    foreach(o IN LISTS iccs_names ITEMS memwatch)
+      list(APPEND suite_objs ${NGCC_SUITE_OBJ_${o}})
+    endforeach()
+  else()
+    if(iccs_names)
+      list(TRANSFORM iccs_names PREPEND ${NGCC_ICCS_DIR}/src/ OUTPUT_VARIABLE iccs_srcs)
+      list(TRANSFORM iccs_srcs APPEND .c)
+      add_library(ngcc_iccs_objs OBJECT ${iccs_srcs})
+      target_include_directories(ngcc_iccs_objs BEFORE PRIVATE
+        ${NGCC_ICCS_DIR}/include ${NGCC_ICCS_DIR}/src)
+      target_compile_options(ngcc_iccs_objs PRIVATE ${glueflags})
+      list(APPEND suite_objs $<TARGET_OBJECTS:ngcc_iccs_objs>)
+    endif()
+    list(APPEND glue_srcs ${CMAKE_CURRENT_LIST_DIR}/ngcc_memwatch.c)
   endif()
 
   # The glue sees only our drng.h and the control header: no scheme header.
-  set(glue_srcs ${CMAKE_CURRENT_LIST_DIR}/ngcc_glue.c ${CMAKE_CURRENT_LIST_DIR}/ngcc_memwatch.c)
   if(EXISTS ${CMAKE_CURRENT_LIST_DIR}/ngcc_glue_${NGCC_VARIANT}.c)
     list(APPEND glue_srcs ${CMAKE_CURRENT_LIST_DIR}/ngcc_glue_${NGCC_VARIANT}.c)
   endif()
@@ -192,10 +210,7 @@ function(ngcc_instance_library)
 
   set(lib ngcc_${NGCC_VARIANT})
   add_library(${lib} SHARED ${srcs})
-  target_sources(${lib} PRIVATE $<TARGET_OBJECTS:ngcc_glue_objs>)
-  if(iccs_srcs)
-    target_sources(${lib} PRIVATE $<TARGET_OBJECTS:ngcc_iccs_objs>)
-  endif()
+  target_sources(${lib} PRIVATE $<TARGET_OBJECTS:ngcc_glue_objs> ${suite_objs})
   # Submission folders first, our ICCS headers last (a fallback for
   # submissions that do not ship drng.h / auxfunc.h).
   target_include_directories(${lib} PRIVATE ${NGCC_INCLUDE_DIRS} ${NGCC_ICCS_DIR}/include)

@@ -32,12 +32,20 @@ set(glue "-O2 -fPIC ${g} -std=gnu11 -Wall -fno-strict-aliasing -fwrapv -fno-omit
 
 
 # FLAGS of one object's compile line in the ninja file of a flag set's tree
+# or, for the suite's own objects, of the shared tree (cmake/suite-objects)
+# whose object that tree links
 function(object_flags inst fs object out)
   set(ninja "${BUILD}/instances/fxq-flags/${inst}/plain-${fs}/build.ninja")
   set(r "<no ${ninja}>")
   if(EXISTS "${ninja}")
     file(READ "${ninja}" t)
     string(REGEX MATCH "\nbuild [^\n]*/${object}\\.o: [^\n]*\n( [^\n]*\n)*" blk "${t}")
+    string(REGEX MATCH "[^ \n]*/suite-objects/[0-9a-f]+/[^ \n]*/${object}\\.o" linked "${t}")
+    if(NOT blk AND linked)
+      string(REGEX MATCH "^.*/suite-objects/[0-9a-f]+" shared_tree "${linked}")
+      file(READ "${shared_tree}/build.ninja" t)
+      string(REGEX MATCH "\nbuild [^\n]*/${object}\\.o: [^\n]*\n( [^\n]*\n)*" blk "${t}")
+    endif()
     set(r "<no compile line for ${object}>")
     if(blk)
       string(REGEX MATCH "\n  FLAGS = [^\n]*" r "${blk}")
