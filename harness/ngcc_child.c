@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -252,6 +253,55 @@ void ngcc_child_wait(pid_t pid, double deadline, ngcc_child_result *res)
         res->code = WEXITSTATUS(status);
     }
     collect_evidence(pid, res);
+}
+
+ngcc_lines_end ngcc_child_read_lines(int fd, double deadline, ngcc_line_fn on_line, void *ctx)
+{
+    size_t cap = 1 << 16, used = 0;
+    char *buf = malloc(cap);
+    ngcc_lines_end end = NGCC_LINES_EOF;
+    while (buf && end == NGCC_LINES_EOF) {
+        int wait_ms = -1;
+        if (deadline > 0) {
+            double left = deadline - ngcc_now();
+            if (left <= 0) {
+                end = NGCC_LINES_TIMEOUT;
+                break;
+            }
+            wait_ms = (int)(left * 1000) + 1;
+        }
+        struct pollfd pfd = {fd, POLLIN, 0};
+        if (poll(&pfd, 1, wait_ms) <= 0)
+            continue; /* EINTR or the deadline: re-checked above */
+        if (used == cap) {
+            char *bigger = realloc(buf, cap * 2);
+            if (!bigger)
+                break;
+            buf = bigger;
+            cap *= 2;
+        }
+        ssize_t n = read(fd, buf + used, cap - used);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        used += (size_t)n;
+        size_t start = 0;
+        char *nl;
+        while ((nl = memchr(buf + start, '\n', used - start)) != NULL) {
+            size_t len = (size_t)(nl - (buf + start));
+            *nl = 0;
+            start += len + 1;
+            if (on_line(buf + start - len - 1, len, ctx)) {
+                end = NGCC_LINES_STOPPED;
+                break;
+            }
+        }
+        memmove(buf, buf + start, used - start);
+        used -= start;
+    }
+    free(buf);
+    return end;
 }
 
 void ngcc_child_run(int (*fn)(void *, int), void *arg, const ngcc_child_opts *opts, ngcc_child_result *res)

@@ -59,6 +59,15 @@ pid_t ngcc_child_start(int (*fn)(void *arg, int wfd), void *arg, const ngcc_chil
 /* Waits for the child until the deadline (absolute, CLOCK_MONOTONIC seconds;
  * <= 0: forever), killing it on timeout, then collects the evidence above. */
 void ngcc_child_wait(pid_t pid, double deadline, ngcc_child_result *res);
+/* How ngcc_child_read_lines ended. */
+typedef enum { NGCC_LINES_EOF = 0, NGCC_LINES_TIMEOUT = 1, NGCC_LINES_STOPPED = 2 } ngcc_lines_end;
+/* Called per line of the child's stream, NUL-terminated without its '\n';
+ * a nonzero return stops the reading (the rest of the stream is dropped). */
+typedef int (*ngcc_line_fn)(char *line, size_t len, void *ctx);
+/* Reads fd line by line until EOF, the deadline (absolute ngcc_now() seconds;
+ * <= 0: none) or on_line asking to stop. A last line without '\n' is not
+ * given (the child died mid-line). Does not close fd. */
+ngcc_lines_end ngcc_child_read_lines(int fd, double deadline, ngcc_line_fn on_line, void *ctx);
 /* CLOCK_MONOTONIC in seconds */
 double ngcc_now(void);
 /* Runs fn in a child without a pipe and waits: the simple isolated call. */

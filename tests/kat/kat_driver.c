@@ -317,6 +317,13 @@ static void on_line(char *line, size_t len, FILE *kat_out)
         kat_compare_line(&K.cmp, line, cl);
 }
 
+/* the child's stream, line by line; stops at the record boundary asked for */
+static int kat_line(char *line, size_t len, void *kat_out)
+{
+    on_line(line, len, kat_out);
+    return K.stopped;
+}
+
 /* The kat.sha256 lines naming this instance's KAT file name (the part of
  * the key after the last '/'): real manifests key a line by the folder label
  * or by the ALGORITHM_INSTANCE name, so the label is not compared. Lines of
@@ -424,50 +431,8 @@ static void run_replay(void)
         snprintf(K.f.detail, sizeof K.f.detail, "cannot fork: %s", strerror(errno));
         return;
     }
-    size_t cap = 1 << 16, used = 0;
-    char *buf = malloc(cap);
-    int timed_out = 0;
-    while (!K.stopped) {
-        int wait_ms = -1;
-        if (deadline > 0) {
-            double left = deadline - ngcc_now();
-            if (left <= 0) {
-                timed_out = 1;
-                break;
-            }
-            wait_ms = (int)(left * 1000) + 1;
-        }
-        struct pollfd pfd = {rfd, POLLIN, 0};
-        int pr = poll(&pfd, 1, wait_ms);
-        if (pr < 0 && errno == EINTR)
-            continue;
-        if (pr == 0)
-            continue; /* deadline re-checked above */
-        if (used == cap) {
-            cap *= 2;
-            buf = realloc(buf, cap);
-        }
-        ssize_t n = read(rfd, buf + used, cap - used);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            break;
-        used += (size_t)n;
-        size_t start = 0;
-        char *nl;
-        while ((nl = memchr(buf + start, '\n', used - start)) != NULL) {
-            size_t len = (size_t)(nl - (buf + start));
-            buf[start + len] = 0;
-            on_line(buf + start, len, kat_out);
-            start += len + 1;
-            if (K.stopped)
-                break;
-        }
-        memmove(buf, buf + start, used - start);
-        used -= start;
-    }
+    int timed_out = ngcc_child_read_lines(rfd, deadline, kat_line, kat_out) == NGCC_LINES_TIMEOUT;
     close(rfd);
-    free(buf);
     ngcc_child_wait(pid, (timed_out || K.stopped) ? ngcc_now() : 0, &K.child);
     if (timed_out)
         K.child.end = NGCC_CHILD_TIMEDOUT;

@@ -174,6 +174,12 @@ static void on_line(char *line, size_t len, FILE *kat_out)
         ref_compare(line, cl);
 }
 
+static int hash_line(char *line, size_t len, void *kat_out)
+{
+    on_line(line, len, kat_out);
+    return 0;
+}
+
 static void manifest_lookup(void)
 {
     if (!H.manifest || !H.mkey)
@@ -230,48 +236,8 @@ static void run(void)
         ngcc_frame_set(&H.f, NGCC_ERROR, "cannot fork: %s", strerror(errno));
         return;
     }
-    size_t cap = 1 << 16, used = 0;
-    char *buf = malloc(cap);
-    int timed_out = 0;
-    for (;;) {
-        int wait_ms = -1;
-        if (deadline > 0) {
-            double left = deadline - ngcc_now();
-            if (left <= 0) {
-                timed_out = 1;
-                break;
-            }
-            wait_ms = (int)(left * 1000) + 1;
-        }
-        struct pollfd pfd = {rfd, POLLIN, 0};
-        int pr = poll(&pfd, 1, wait_ms);
-        if (pr < 0 && errno == EINTR)
-            continue;
-        if (pr == 0)
-            continue;
-        if (used == cap) {
-            cap *= 2;
-            buf = realloc(buf, cap);
-        }
-        ssize_t n = read(rfd, buf + used, cap - used);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            break;
-        used += (size_t)n;
-        size_t start = 0;
-        char *nl;
-        while ((nl = memchr(buf + start, '\n', used - start)) != NULL) {
-            size_t len = (size_t)(nl - (buf + start));
-            buf[start + len] = 0;
-            on_line(buf + start, len, kat_out);
-            start += len + 1;
-        }
-        memmove(buf, buf + start, used - start);
-        used -= start;
-    }
+    int timed_out = ngcc_child_read_lines(rfd, deadline, hash_line, kat_out) == NGCC_LINES_TIMEOUT;
     close(rfd);
-    free(buf);
     ngcc_child_wait(pid, timed_out ? ngcc_now() : 0, &H.child);
     if (timed_out)
         H.child.end = NGCC_CHILD_TIMEDOUT;

@@ -76,46 +76,12 @@ static void on_line(char *line)
     }
 }
 
-/* reads lines until EOF or the deadline; returns 1 on timeout */
-static int read_lines(int rfd, double deadline)
+static int prof_line(char *line, size_t len, void *ctx)
 {
-    size_t cap = 1 << 16, used = 0;
-    char *buf = malloc(cap);
-    int timed_out = 0;
-    for (;;) {
-        int wait_ms = -1;
-        if (deadline > 0) {
-            double left = deadline - ngcc_now();
-            if (left <= 0) {
-                timed_out = 1;
-                break;
-            }
-            wait_ms = (int)(left * 1000) + 1;
-        }
-        struct pollfd pfd = {rfd, POLLIN, 0};
-        int pr = poll(&pfd, 1, wait_ms);
-        if (pr <= 0)
-            continue; /* EINTR or deadline: re-checked above */
-        if (used + 1 >= cap)
-            buf = realloc(buf, cap *= 2);
-        ssize_t n = read(rfd, buf + used, cap - used - 1);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            break;
-        used += (size_t)n;
-        size_t start = 0;
-        char *nl;
-        while ((nl = memchr(buf + start, '\n', used - start)) != NULL) {
-            *nl = 0;
-            on_line(buf + start);
-            start = (size_t)(nl - buf) + 1;
-        }
-        memmove(buf, buf + start, used - start);
-        used -= start;
-    }
-    free(buf);
-    return timed_out;
+    (void)len;
+    (void)ctx;
+    on_line(line);
+    return 0;
 }
 
 static void run_child(void)
@@ -132,7 +98,7 @@ static void run_child(void)
         snprintf(P.f.detail, sizeof P.f.detail, "cannot fork: %s", strerror(errno));
         return;
     }
-    int timed_out = read_lines(rfd, deadline);
+    int timed_out = ngcc_child_read_lines(rfd, deadline, prof_line, NULL) == NGCC_LINES_TIMEOUT;
     close(rfd);
     ngcc_child_wait(pid, timed_out ? ngcc_now() : 0, &P.child);
     if (timed_out)
