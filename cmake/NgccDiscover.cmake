@@ -618,6 +618,7 @@ function(ngcc_register_instance key label zoo)
   set(perf_mode "${O_perf_mode}")
   set(perf_reference "${O_perf_reference}")
   set(labels ${O_labels})
+  set(slow_labels ${O_slow_labels})
   set(all_incs ${incs})
   foreach(x IN LISTS O_include_dirs)
     if(NOT IS_ABSOLUTE "${x}")
@@ -630,7 +631,7 @@ function(ngcc_register_instance key label zoo)
   ngcc_iccs_files() # official ICCS copies (NgccIccsFiles.cmake)
 
   foreach(f IN ITEMS key label zoo tree id dir type api ai blank digest_bits impl katfile manifest mkey
-          root records flagsets link_fallback kat_records ext_sig claims memory_limit_mb perf_mode perf_reference ofile labels isa
+          root records flagsets link_fallback kat_records ext_sig claims memory_limit_mb perf_mode perf_reference ofile labels slow_labels isa
           skip_reason discover_error ai_how)
     ngcc_iset(${n} ${f} ${${f}})
   endforeach()

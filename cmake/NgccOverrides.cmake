@@ -31,6 +31,10 @@
 #                             detection off (default: detected in Optimized/Additional code)
 #   labels           [str]    label modules to register (kat, security, perf, prof, icount);
 #                             default all (for slow, huge or deliberately broken instances)
+#   slow_labels      [str]    test labels (kat, katx, security, asan, memcheck, ct, perf, mem,
+#                             sizes, prof, icount) whose tests of this instance are long work:
+#                             they also get the label slow (`ctest -LE slow`, the ci preset,
+#                             leaves them out)
 #   kat_records      int      reduced KAT run: first N records
 #   timeouts         {label: seconds}
 #   memory_limit_mb  int      address space a child may add (default NGCC_MEMORY_LIMIT_MB)
@@ -68,7 +72,7 @@
 #   ngcc_override(instances/CS-512/perf/mode 1x1)
 #   ngcc_override(skip CS-1024)
 # It is turned into the JSON form and checked the same way.
-set(NGCC_OVERRIDE_LIST_KEYS defines include_dirs libraries flags link_flags flagsets sources_exclude skip isa labels)
+set(NGCC_OVERRIDE_LIST_KEYS defines include_dirs libraries flags link_flags flagsets sources_exclude skip isa labels slow_labels)
 set(NGCC_OVERRIDE_SCALAR_KEYS candidate c_standard kat_records memory_limit_mb extended_signature claims native_only)
 set(NGCC_OVERRIDE_MAP_KEYS timeouts expect perf ct selftest)
 set(NGCC_OVERRIDE_NESTED_KEYS instances variants)
@@ -208,7 +212,7 @@ function(ngcc_override_check_value json key where err)
     if(NOT v MATCHES "^[0-9]+$")
       set(${err} "\"${key}\" at ${where} must be a non-negative integer, not \"${v}\"" PARENT_SCOPE)
     endif()
-  elseif(key STREQUAL "flagsets" OR key STREQUAL "isa" OR key STREQUAL "link_flags")
+  elseif(key STREQUAL "flagsets" OR key STREQUAL "isa" OR key STREQUAL "link_flags" OR key STREQUAL "slow_labels")
     string(JSON n LENGTH "${json}" ${key})
     foreach(i RANGE ${n})
       if(i EQUAL n)
@@ -221,6 +225,8 @@ function(ngcc_override_check_value json key where err)
         set(${err} "flag set \"${v}\" at ${where} is not guide, harness-default or compat" PARENT_SCOPE)
       elseif(key STREQUAL "link_flags" AND NOT v MATCHES "^-")
         set(${err} "link flag \"${v}\" at ${where} is not an option (write -Wl,... or -l...)" PARENT_SCOPE)
+      elseif(key STREQUAL "slow_labels" AND NOT v MATCHES "^(kat|katx|security|asan|memcheck|ct|perf|mem|sizes|prof|icount)$")
+        set(${err} "slow_labels entry \"${v}\" at ${where} is not a test label (kat, katx, security, asan, memcheck, ct, perf, mem, sizes, prof, icount)" PARENT_SCOPE)
       elseif(key STREQUAL "isa" AND NOT v MATCHES "^(none|(x86-64|aarch64):[a-z0-9]+)$")
         set(${err} "isa entry \"${v}\" at ${where}: write <x86-64|aarch64>:<extension> or none" PARENT_SCOPE)
       endif()

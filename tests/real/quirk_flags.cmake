@@ -146,6 +146,8 @@ foreach(case
     "{\"flagsets\": [\"fast\"]}|not guide, harness-default or compat"
     "{\"instances\": {\"A\": {\"link_flags\": [\"m\"]}}}|link flag \"m\" at instances/A is not an option"
     "{\"link_flags\": \"-lm\"}|\"link_flags\" at top level must be a list"
+    "{\"instances\": {\"A\": {\"slow_labels\": [\"sanitizer\"]}}}|slow_labels entry \"sanitizer\" at instances/A is not a test label"
+    "{\"slow_labels\": [\"katx\", \"asan\"]}|"
     "{\"flagsets\": [\"compat\"], \"link_flags\": [\"-Wl,-z,now\"]}|")
   string(REPLACE "|" ";" parts "${case}")
   list(GET parts 0 json)

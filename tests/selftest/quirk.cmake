@@ -84,7 +84,11 @@ function(ngcc_add_quirk_security_selftests)
     endif()
     add_test(NAME ${name} COMMAND ${CMAKE_COMMAND} "-DBUILD=${CMAKE_BINARY_DIR}" "-DSRC=${PROJECT_SOURCE_DIR}"
       -DMODE=${mode} "-DSECURITY=$<TARGET_FILE:ngcc-security>" -P "${PROJECT_SOURCE_DIR}/tests/real/quirk_security.cmake")
-    set_tests_properties(${name} PROPERTIES LABELS "selftest;security" FIXTURES_REQUIRED "${needs}" TIMEOUT 120)
+    set(labels "selftest;security")
+    if(mode STREQUAL "slow")
+      list(APPEND labels slow) # its fixtures' security tests are (fxq-slow's "slow_labels")
+    endif()
+    set_tests_properties(${name} PROPERTIES LABELS "${labels}" FIXTURES_REQUIRED "${needs}" TIMEOUT 120)
     if(mode STREQUAL "slow" AND TEST memcheck/fxq-slow/SLOWKG-128)
       # ordered only: that memcheck test ends as SKIP (not run), which as a
       # fixture setup would skip this test too
@@ -96,6 +100,10 @@ endfunction()
 function(ngcc_add_quirk_selftests)
   ngcc_add_quirk_security_selftests()
   set(real "${PROJECT_SOURCE_DIR}/tests/real")
+  # selftest/slow-labels: the "slow_labels" override, read from ctest's listing
+  add_test(NAME selftest/slow-labels COMMAND ${CMAKE_COMMAND} "-DBUILD=${CMAKE_BINARY_DIR}"
+    "-DCTEST=${CMAKE_CTEST_COMMAND}" -P "${real}/slow_labels.cmake")
+  set_tests_properties(selftest/slow-labels PROPERTIES LABELS "selftest" TIMEOUT 120)
   # selftest/quirk-flags: registered even when fxq-flags instances are
   # missing, which it then reports as failures
   set(missing "")
