@@ -355,8 +355,8 @@ static void judge(void)
     }
     if (v == NGCC_PASS)
         /* seconds and peak RSS are record fields; the detail stays the same from run to run */
-        snprintf(d, sizeof d, "%s: %d records match%s%s%s%s%s", file_name(), H.records_complete,
-                 H.have_ref ? " " : "", H.have_ref ? H.ref : "", H.manifest_ok ? (H.have_ref ? " and " : " ") : "",
+        snprintf(d, sizeof d, "%s: %d records match%s%s%s%s%s", file_name(), H.records_complete, H.have_ref ? " " : "",
+                 H.have_ref ? H.ref : "", H.manifest_ok ? (H.have_ref ? " and " : " ") : "",
                  H.manifest_ok ? H.manifest_note : "", H.kat_sha256 ? " (written file has the expected SHA-256)" : "");
     if (v == NGCC_PASS && H.file == KAT_HASH_2_12) {
         /* what this file cannot show (the fx-hash unused-bits zoo) */
