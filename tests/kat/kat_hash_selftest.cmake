@@ -2,6 +2,8 @@
 # PASS, in reduced mode and when the memory limit leaves no room for its
 # 1 GiB message, and the verdict says how to run it.
 # -D inputs: KAT (ngcc-kat-hash) LIB BUILD_RECORD WORK
+#            EMULATOR (optional, comma-separated: a cross tree's emulator command)
+string(REPLACE "," ";" emulator "${EMULATOR}")
 file(REMOVE_RECURSE "${WORK}")
 file(MAKE_DIRECTORY "${WORK}")
 foreach(case reduced memory)
@@ -12,7 +14,7 @@ foreach(case reduced memory)
     set(extra --mode full --mem-limit-mb 512)
     set(want "SKIP: KAT_2_33 needs a 1 GiB message buffer .* the memory limit is 512 MB: raise the \"memory_limit_mb\" override or NGCC_MEMORY_LIMIT_MB")
   endif()
-  execute_process(COMMAND "${KAT}" --lib "${LIB}" --name "selftest/${case}" --file 2_33 ${extra}
+  execute_process(COMMAND ${emulator} "${KAT}" --lib "${LIB}" --name "selftest/${case}" --file 2_33 ${extra}
     --record-out "${WORK}/${case}.json" --build-record "${BUILD_RECORD}"
     RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
   if(NOT rc EQUAL 77 OR NOT out MATCHES "${want}")
