@@ -289,10 +289,11 @@ ngcc_lines_end ngcc_child_read_lines(int fd, double deadline, ngcc_line_fn on_li
         size_t start = 0;
         char *nl;
         while ((nl = memchr(buf + start, '\n', used - start)) != NULL) {
-            size_t len = (size_t)(nl - (buf + start));
+            char *line = buf + start;
+            size_t len = (size_t)(nl - line);
             *nl = 0;
             start += len + 1;
-            if (on_line(buf + start - len - 1, len, ctx)) {
+            if (on_line(line, len, ctx)) {
                 end = NGCC_LINES_STOPPED;
                 break;
             }

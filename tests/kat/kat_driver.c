@@ -7,7 +7,6 @@
  * the driver frame's (ngcc_frame.h); the options below are kat's own. */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <poll.h>
 #include <regex.h>
 #include <setjmp.h>
 #include <signal.h>

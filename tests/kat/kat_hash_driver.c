@@ -9,7 +9,6 @@
  * memory limit leaves no room for it, it is SKIP naming how to run it. */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <poll.h>
 #include <regex.h>
 #include <setjmp.h>
 #include <stdarg.h>
