@@ -115,8 +115,7 @@ function(ngcc_suite_objects)
       RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
   endif()
   if(rc EQUAL 0)
-    execute_process(COMMAND ${CMAKE_COMMAND} -E env --unset=CFLAGS --unset=LDFLAGS
-                            ${CMAKE_COMMAND} --build "${tree}"
+    execute_process(COMMAND ${CMAKE_COMMAND} --build "${tree}"
       RESULT_VARIABLE rc OUTPUT_VARIABLE bout ERROR_VARIABLE bout)
     string(APPEND out "${bout}")
   endif()
