@@ -165,10 +165,28 @@ static int parse_mode(const char *m, int *nolen, long *records)
     return 0;
 }
 
-int ngcc_manifest_lines(const char *path, const char *key, ngcc_manifest_line *out, int max, int *bad)
+/* why a manifest line that did not parse is malformed */
+static void malformed_why(const char *line, char *why, size_t cap)
+{
+    char w[3][1024];
+    int n = sscanf(line, "%1023s %1023s %1023s", w[0], w[1], w[2]);
+    int hex_ok = strlen(w[0]) == 64 && strspn(w[0], "0123456789abcdefABCDEF") == 64;
+    if (!hex_ok)
+        snprintf(why, cap, "the digest is not 64 hexadecimal digits");
+    else if (n == 2)
+        snprintf(why, cap,
+                 "no mode: '<sha256>  <file>' is sha256sum's format, a digest of the raw bytes; a manifest line "
+                 "digests the canonical text (write it with ngcc-manifest)");
+    else if (n < 2)
+        snprintf(why, cap, "no mode and no file");
+    else
+        snprintf(why, cap, "unknown mode '%.60s' (strict, nolen, strict:N or nolen:N)", w[1]);
+}
+
+int ngcc_manifest_lines(const char *path, const char *key, ngcc_manifest_line *out, int max, ngcc_manifest_bad *bad)
 {
     FILE *f = fopen(path, "r");
-    *bad = 0;
+    memset(bad, 0, sizeof *bad);
     if (!f)
         return -1;
     const char *file = strrchr(key, '/');
@@ -190,8 +208,17 @@ int ngcc_manifest_lines(const char *path, const char *key, ngcc_manifest_line *o
         long records;
         if (sscanf(line, "%79s %31s %1023[^\n]", h, m, p) != 3 || strlen(h) != 64 ||
             strspn(h, "0123456789abcdefABCDEF") != 64 || parse_mode(m, &nolen, &records) != 0) {
-            if (*bad == 0)
-                *bad = no; /* the first malformed line's number */
+            if (bad->first == 0)
+                bad->first = no;
+            const char *last = strrchr(line, ' '), *lbase;
+            last = last ? last + 1 : line;
+            lbase = strrchr(last, '/');
+            lbase = lbase ? lbase + 1 : last;
+            if (bad->for_file == 0 && strcmp(lbase, file) == 0) {
+                bad->for_file = no;
+                snprintf(bad->text, sizeof bad->text, "%s", line);
+                malformed_why(line, bad->why, sizeof bad->why);
+            }
             continue;
         }
         const char *base = strrchr(p, '/');

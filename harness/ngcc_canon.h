@@ -42,13 +42,21 @@ typedef struct {
     char text[1200]; /* the whole line, stripped */
 } ngcc_manifest_line;
 
+/* The malformed lines of a manifest: the first one, and the first one whose
+ * last word names the file looked up (a line meant for it), with why. */
+typedef struct {
+    long first;     /* line number of the first malformed line, 0: none */
+    long for_file;  /* line number of the first malformed line naming the file, 0: none */
+    char text[300]; /* that line, stripped */
+    char why[200];  /* what is wrong with it */
+} ngcc_manifest_bad;
+
 /* The manifest lines whose file name (the part of the path after the last
  * '/') equals the file name of key ("<label>/KAT_<TYPE>_<AI>.txt" or just the
  * file name): the label before it is not compared, since real manifests key
  * a line by the folder label or by the ALGORITHM_INSTANCE name. Stores at
  * most max lines in out and returns how many lines matched (may be > max),
- * or -1 if the file cannot be read. *bad is the number of the first malformed
- * line (0: none). */
-int ngcc_manifest_lines(const char *path, const char *key, ngcc_manifest_line *out, int max, int *bad);
+ * or -1 if the file cannot be read; *bad says which lines were malformed. */
+int ngcc_manifest_lines(const char *path, const char *key, ngcc_manifest_line *out, int max, ngcc_manifest_bad *bad);
 
 #endif

@@ -62,7 +62,8 @@ static struct {
     char manifest_hex[65];
     /* manifest lines naming this instance's KAT file (ngcc_manifest_lines) */
     ngcc_manifest_line mlines[8];
-    int mcount, mbad, mused; /* mused: index into mlines, -1 none */
+    int mcount, mused; /* mused: index into mlines, -1 none */
+    ngcc_manifest_bad mbad;
     int manifest_error;      /* two lines name the file: the verdict is ERROR */
     char manifest_note[900]; /* the decision, in words */
     /* record budget (--budget): run_records may end below records */
@@ -341,9 +342,10 @@ static void manifest_lookup(void)
     }
     if (K.mcount > max)
         K.mcount = max;
-    if (K.mbad)
-        fprintf(stderr, "ngcc: %s line %d: malformed, skipped; expected '<sha256> <strict|nolen>[:N] <label>/<file>'\n",
-                K.manifest, K.mbad);
+    if (K.mbad.first)
+        fprintf(stderr,
+                "ngcc: %s line %ld: malformed, skipped; expected '<sha256> <strict|nolen>[:N] <label>/<file>'\n",
+                K.manifest, K.mbad.first);
     const char *file = strrchr(K.mkey, '/');
     file = file ? file + 1 : K.mkey;
     for (int i = 0; i < K.mcount && !K.manifest_error; i++)
@@ -554,6 +556,12 @@ static void judge(void)
     if (K.manifest_error) {
         tv = NGCC_ERROR;
         snprintf(text, sizeof text, "ambiguous manifest: %s", K.manifest_note);
+    } else if (!K.have_ref && !K.have_manifest && !K.kat_sha256 && K.mbad.for_file) {
+        tv = NGCC_NOKAT;
+        snprintf(text, sizeof text,
+                 "%s line %ld names this KAT file but is malformed (%s): '%.200s'; fix it to '<sha256> "
+                 "<strict|nolen>[:N] <label>/<file>'; the produced text's canonical SHA-256 is %s",
+                 K.manifest, K.mbad.for_file, K.mbad.why, K.mbad.text, K.produced_hex);
     } else if (!K.have_ref && !K.have_manifest && !K.kat_sha256) {
         tv = NGCC_NOKAT;
         snprintf(text, sizeof text,

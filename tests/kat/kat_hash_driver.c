@@ -59,6 +59,7 @@ static struct {
     /* manifest */
     ngcc_manifest_line ml[4];
     int mcount, have_manifest, manifest_ok, manifest_error;
+    ngcc_manifest_bad mbad;
     char manifest_note[600];
     /* memory budget of KAT_2_33 */
     unsigned long need_mb;
@@ -183,15 +184,14 @@ static void manifest_lookup(void)
 {
     if (!H.manifest || !H.mkey)
         return;
-    int bad = 0;
-    int n = ngcc_manifest_lines(H.manifest, H.mkey, H.ml, 4, &bad);
+    int n = ngcc_manifest_lines(H.manifest, H.mkey, H.ml, 4, &H.mbad);
     if (n < 0) {
         fprintf(stderr, "ngcc: %s: %s; the kat test runs without the manifest\n", H.manifest, strerror(errno));
         return;
     }
-    if (bad)
-        fprintf(stderr, "ngcc: %s line %d: malformed, skipped; expected '<sha256> <strict|nolen> <label>/<file>'\n",
-                H.manifest, bad);
+    if (H.mbad.first)
+        fprintf(stderr, "ngcc: %s line %ld: malformed, skipped; expected '<sha256> <strict|nolen> <label>/<file>'\n",
+                H.manifest, H.mbad.first);
     H.mcount = n > 4 ? 4 : n;
     for (int i = 1; i < H.mcount; i++)
         if (strcmp(H.ml[0].hex, H.ml[i].hex) != 0 || H.ml[0].nolen != H.ml[i].nolen) {
@@ -332,6 +332,12 @@ static void judge(void)
         } else {
             H.manifest_ok = 1;
         }
+    } else if (!H.have_ref && !H.kat_sha256 && H.mbad.for_file) {
+        tv = NGCC_NOKAT;
+        snprintf(text, sizeof text,
+                 "%s line %ld names %s but is malformed (%s): '%.200s'; fix it to '<sha256> <strict|nolen> "
+                 "<label>/<file>'; the produced text's canonical SHA-256 is %s",
+                 H.manifest, H.mbad.for_file, file_name(), H.mbad.why, H.mbad.text, H.produced);
     } else if (!H.have_ref && !H.kat_sha256) {
         tv = NGCC_NOKAT;
         snprintf(text, sizeof text,
