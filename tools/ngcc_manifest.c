@@ -11,12 +11,24 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "ngcc_canon.h"
 #include "ngcc_util.h"
 
+static const char usage[] =
+    "usage: ngcc-manifest [--update kat.sha256] [--mode strict|nolen] [--records N]\n"
+    "                     <label>/<file>=<KAT path> ...\n"
+    "  prints one '<sha256> <mode>[:N] <label>/<file>' line per KAT file (its canonical text);\n"
+    "  --update rewrites that manifest, replacing the lines of the given keys\n";
+
 static int digest_file(const char *path, int nolen, long records, char out[65])
 {
+    struct stat st;
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+        fprintf(stderr, "ngcc-manifest: %s: not a regular file; give the path of a KAT file\n", path);
+        return -1;
+    }
     FILE *f = fopen(path, "rb");
     if (!f) {
         fprintf(stderr, "ngcc-manifest: %s: cannot open KAT file\n", path);
@@ -26,7 +38,7 @@ static int digest_file(const char *path, int nolen, long records, char out[65])
     char *line = NULL;
     size_t cap = 0;
     ssize_t n;
-    long lineno = 0;
+    long lineno = 0, lines = 0;
     while ((n = getline(&line, &cap, f)) >= 0) {
         char *s = line;
         if (++lineno == 1 && n >= 3 && memcmp(s, "\xEF\xBB\xBF", 3) == 0) {
@@ -37,12 +49,19 @@ static int digest_file(const char *path, int nolen, long records, char out[65])
         long cnt;
         if (records && ngcc_canon_count_line(s, len, &cnt) && cnt >= records)
             break;
-        if (len)
+        if (len) {
             ngcc_katdigest_line(d, s, len);
+            lines++;
+        }
     }
     free(line);
     fclose(f);
     ngcc_katdigest_finish(d);
+    if (lines == 0) {
+        fprintf(stderr, "ngcc-manifest: %s: no text (empty or blank lines only); give the path of a KAT file\n", path);
+        ngcc_katdigest_free(d);
+        return -1;
+    }
     long have = ngcc_katdigest_records(d);
     const char *h = ngcc_katdigest_get(d, nolen, records ? records : have);
     int rc = 0;
@@ -65,15 +84,27 @@ int main(int argc, char **argv)
     long records = 0;
     int c;
     while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
-        if (c == 'u')
+        char *end = NULL;
+        if (c == 'u') {
             update = optarg;
-        else if (c == 'm' && (!strcmp(optarg, "strict") || !strcmp(optarg, "nolen")))
+        } else if (c == 'm') {
+            if (strcmp(optarg, "strict") && strcmp(optarg, "nolen")) {
+                fprintf(stderr, "ngcc-manifest: --mode '%s': expected strict or nolen\n", optarg);
+                return 2;
+            }
             nolen = !strcmp(optarg, "nolen");
-        else if (c == 'N' && atol(optarg) > 0)
-            records = atol(optarg);
-        else {
-            fprintf(stderr, "usage: ngcc-manifest [--update kat.sha256] [--mode strict|nolen] [--records N] "
-                            "<label>/<file>=<KAT path> ...\n");
+        } else if (c == 'N') {
+            records = strtol(optarg, &end, 10);
+            if (!*optarg || *end || records < 1) {
+                fprintf(stderr, "ngcc-manifest: --records '%s': expected a whole number of records, 1 or more\n",
+                        optarg);
+                return 2;
+            }
+        } else if (c == 'h') {
+            fputs(usage, stdout);
+            return 0;
+        } else { /* getopt named the option */
+            fputs(usage, stderr);
             return 2;
         }
     }

@@ -5,8 +5,11 @@
 #     each with its own manifest line (number and text recorded)
 #   - kat/fxq-slow/SLOWKG-128 with default settings: PASS inside the budget,
 #     reduced (10 records do not fit 120 s here) and saying so, op_seconds
-#   - scenarios run here with ngcc-kat on the fxq-manifest/fxq-slow libraries:
-#     two manifest lines for one file name -> ERROR naming both; a sibling's
+#   - scenarios run here with ngcc-kat on the fxq-manifest/fxq-slow libraries
+#     (and ngcc-manifest's help and bad arguments):
+#     a malformed line for the file (a bad hex digit, sha256sum's format) ->
+#     NOKAT naming the line and the fault; two manifest lines for one file
+#     name -> ERROR naming both; a sibling's
 #     line only -> NOKAT (never MISMATCH against the sibling); an option whose
 #     value is missing -> a clear error; a budget that allows one record ->
 #     the ':1' line preferred, a whole-file line "cannot be checked" (NOKAT
@@ -168,6 +171,41 @@ check("${j}" two_lines op_seconds keygen n EQUALS 10)
 file(WRITE "${WORK}/sibling.sha256" "${m2}\n")
 run_kat(sibling_only "${lib1}" NOKAT "NOKAT: no submitted KAT file .*no kat.sha256 manifest line for that file name"
   --manifest "${WORK}/sibling.sha256" --manifest-key "${key1}")
+
+# b2. this file's line with a bad hex digit, and in sha256sum's own format
+# (no mode) -> NOKAT naming the line and what is wrong, never "no line"
+string(SUBSTRING "${m1}" 2 -1 m1rest)
+string(SUBSTRING "${m1}" 0 1 m1bad)
+string(APPEND m1bad "g${m1rest}") # (REGEX REPLACE "^..." would repeat the match)
+file(WRITE "${WORK}/badhex.sha256" "${m1bad}\n")
+run_kat(bad_hex "${lib1}" NOKAT
+  "NOKAT: .*badhex.sha256 line 1 names this KAT file but is malformed [(]the digest is not 64 hexadecimal digits[)]"
+  --manifest "${WORK}/badhex.sha256" --manifest-key "${key1}")
+string(REPLACE " strict " "  " m1sum "${m1}")
+file(WRITE "${WORK}/sha256sum.sha256" "${m1sum}\n")
+run_kat(sha256sum_format "${lib1}" NOKAT
+  "NOKAT: .*sha256sum.sha256 line 1 names this KAT file but is malformed [(]no mode: '<sha256>  <file>' is sha256sum's format"
+  --manifest "${WORK}/sha256sum.sha256" --manifest-key "${key1}")
+
+# b3. ngcc-manifest: help on stdout with exit 0; a bad value, an empty file
+# or a folder is an error naming it (exit 2 or 1), never a digest
+file(WRITE "${WORK}/empty.txt" "\n\n")
+foreach(case "help;0;^usage: ngcc-manifest;--help"
+             "mode;2;--mode 'x': expected strict or nolen;--mode;x;a/b=${WORK}/empty.txt"
+             "records;2;--records '0': expected a whole number;--records;0;a/b=${WORK}/empty.txt"
+             "empty;1;empty.txt: no text [(]empty or blank lines only[)];a/KAT_SIG_X.txt=${WORK}/empty.txt"
+             "folder;1;: not a regular file;a/KAT_SIG_X.txt=${WORK}")
+  list(POP_FRONT case name want_rc want)
+  execute_process(COMMAND "${MANIFEST_TOOL}" ${case} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(name STREQUAL "help")
+    set(err "${out}")
+  endif()
+  if(rc EQUAL want_rc AND err MATCHES "${want}")
+    message("ok   manifest_${name}: rc ${rc}")
+  else()
+    fail("manifest_${name}: wanted rc ${want_rc} and '${want}', got rc ${rc}, stdout '${out}', stderr '${err}'")
+  endif()
+endforeach()
 
 # c. an option whose value is missing (an empty CMake variable) -> error
 execute_process(COMMAND "${KAT}" --lib "${lib1}" --name quirk-kat/noval --record-out "${WORK}/noval.json"

@@ -15,14 +15,14 @@
 #include "report_emit.h"
 #include "report_pages.h"
 
-static void usage(void)
+static void usage(FILE *to)
 {
-    fprintf(stderr, "usage: ngcc-report --records <build>/records [--records <other records folder> ...]\n"
-                    "                   --out <folder> [--reference <system id>] [--strict]\n"
-                    "  writes <out>/index.{md,html}, <out>/<system>/<candidate>.{md,html} and, with several\n"
-                    "  systems, <out>/compare.{md,html}; --strict exits 1 when a record is missing or malformed\n"
-                    "  folders of one machine class (equal system_id: shards of a campaign) are joined into one\n"
-                    "  system; a record in two of them with different content is a conflict, shown as a gap\n");
+    fprintf(to, "usage: ngcc-report --records <build>/records [--records <other records folder> ...]\n"
+                "                   --out <folder> [--reference <system id>] [--strict]\n"
+                "  writes <out>/index.{md,html}, <out>/<system>/<candidate>.{md,html} and, with several\n"
+                "  systems, <out>/compare.{md,html}; --strict exits 1 when a record is missing or malformed\n"
+                "  folders of one machine class (equal system_id: shards of a campaign) are joined into one\n"
+                "  system; a record in two of them with different content is a conflict, shown as a gap\n");
 }
 
 /* writes <out>/<name>.md and .html; 0 or -1 (message on stderr) */
@@ -130,13 +130,21 @@ int main(int argc, char **argv)
         case 's':
             strict = 1;
             break;
-        default:
-            usage();
+        case 'h':
+            usage(stdout);
+            return 0;
+        default: /* getopt named the option */
+            usage(stderr);
             return 2;
         }
     }
-    if (!out || !nroots || optind != argc) {
-        usage();
+    if (optind != argc) {
+        fprintf(stderr, "ngcc-report: '%s': unexpected argument (every input is an option)\n", argv[optind]);
+        return 2;
+    }
+    if (!out || !nroots) {
+        fprintf(stderr, "ngcc-report: %s is required\n", !nroots ? "--records <build>/records" : "--out <folder>");
+        usage(stderr);
         return 2;
     }
     if (c.nsys == 0) {
