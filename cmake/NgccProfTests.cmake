@@ -40,7 +40,15 @@ endfunction()
 # and ${NGCC_OVERRIDES_DIR}/<id>.prof.json for everything else (a submission
 # tree is never written to).
 function(ngcc_prof_expect_target id tree)
-  if(TARGET prof-expect-${id})
+  # a target name is ASCII: a candidate id in another script (算法甲) gets its
+  # target from the id's hash (the prof driver then names the prof-expect target)
+  set(target prof-expect-${id})
+  if(NOT id MATCHES "^[A-Za-z0-9_.+-]+$")
+    string(SHA256 h "${id}")
+    string(SUBSTRING "${h}" 0 10 h)
+    set(target prof-expect-${h})
+  endif()
+  if(TARGET ${target})
     return()
   endif()
   set(file "${NGCC_OVERRIDES_DIR}/${id}.prof.json")
@@ -48,13 +56,13 @@ function(ngcc_prof_expect_target id tree)
   if(EXISTS "${tree}/ngcc-prof.json" OR (in_fixtures EQUAL 0 AND NOT EXISTS "${file}"))
     set(file "${tree}/ngcc-prof.json")
   endif()
-  add_custom_target(prof-expect-${id}
+  add_custom_target(${target}
     COMMAND ngcc-prof-expect --records-dir "${CMAKE_BINARY_DIR}/records/${id}" --candidate ${id} --out "${file}"
     COMMENT "Refreshing ${file} from the last prof run" VERBATIM)
   if(NOT TARGET prof-expect)
     add_custom_target(prof-expect)
   endif()
-  add_dependencies(prof-expect prof-expect-${id})
+  add_dependencies(prof-expect ${target})
 endfunction()
 
 # prof/summary: the per-instance table of every prof record, after the others.

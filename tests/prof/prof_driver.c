@@ -257,11 +257,14 @@ static void judge_counts(void)
         return;
     }
     if (!P.expected) {
-        char cand[128];
-        snprintf(cand, sizeof cand, "%.*s", (int)strcspn(P.name, "/"), P.name);
+        char cand[128] = "";
+        snprintf(cand, sizeof cand, "-%.*s", (int)strcspn(P.name, "/"), P.name);
+        for (const char *c = cand; *c; c++)
+            if ((unsigned char)*c >= 0x80) /* no target name of its own (cmake/NgccProfTests.cmake) */
+                cand[0] = 0;
         set_verdict(NGCC_RECORDED,
                     "%s; no expectation committed for %s %s (%s): the counts are recorded, not "
-                    "gated; record it with the prof-expect target (cmake --build <build> --target prof-expect-%s)",
+                    "gated; record it with the prof-expect target (cmake --build <build> --target prof-expect%s)",
                     P.drng_text, P.instance, P.op,
                     P.expect_used ? P.expect_used : (P.nexpect_files ? P.expect_files[0] : "no --expectations"), cand);
         return;
