@@ -144,14 +144,21 @@ function(ngcc_give_scratch before)
 endfunction()
 
 # discover/<cand>: a tree that could not be understood (override error, no
-# instance folder) fails here with the one-line reason.
+# instance folder, a missing NGCC_SUBMISSIONS entry, a folder with sources or
+# KAT files but no API header) fails here with the one-line reason, and
+# writes <records>/<cand>/discover.json for the summary and the report. It
+# carries every label an instance test can have, so no label selection
+# (ctest -L kat, -L security, ...) runs without it: nothing is dropped silently.
+set(NGCC_INSTANCE_LABELS build kat katx security asan memcheck ct perf icount prof)
 function(ngcc_add_tree_error_tests)
   get_property(ids GLOBAL PROPERTY NGCC_TREE_ERRORS)
   list(REMOVE_DUPLICATES ids)
   foreach(id IN LISTS ids)
     get_property(msg GLOBAL PROPERTY NGCC_TREE_ERROR_${id})
-    add_test(NAME "discover/${id}" COMMAND ${CMAKE_COMMAND} -E echo "ngcc: ${msg}")
-    set_tests_properties("discover/${id}" PROPERTIES LABELS "build;${id}" WILL_FAIL TRUE)
+    string(REPLACE ";" "\\;" msg "${msg}") # one argument, not a list
+    add_test(NAME "discover/${id}" COMMAND ${CMAKE_COMMAND} "-DID=${id}" "-DMSG=${msg}"
+      "-DRECORD=${CMAKE_BINARY_DIR}/records/${id}/discover.json" -P "${PROJECT_SOURCE_DIR}/cmake/NgccDiscoverError.cmake")
+    set_tests_properties("discover/${id}" PROPERTIES LABELS "${NGCC_INSTANCE_LABELS};${id}")
   endforeach()
 endfunction()
 
