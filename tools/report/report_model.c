@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/stat.h>
 
 #include "ngcc_util.h"
@@ -183,6 +184,18 @@ static void load_candidate(rp_system *s, const char *id, int *gaps)
     for (size_t i = 0; i < n; i++)
         load_instance(s, c, keys[i], gaps);
     free_names(keys, n);
+    char *disc;
+    if (asprintf(&disc, "%s/discover.json", dir) < 0)
+        exit(2);
+    if (access(disc, F_OK) == 0) { /* discover/<id> (cmake/NgccDiscoverError.cmake) */
+        char *rel;
+        if (asprintf(&rel, "%s/discover.json", id) < 0)
+            exit(2);
+        c->discover = load_record(s->root, rel, gaps);
+        add_all(s, c->discover);
+        free(rel);
+    }
+    free(disc);
     free(dir);
 }
 

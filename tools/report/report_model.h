@@ -27,6 +27,7 @@ typedef struct {
     char *id;
     rp_instance *inst;
     size_t ninst;
+    rp_record *discover; /* <id>/discover.json: the tree (or a folder of it) was left out, or NULL */
 } rp_candidate;
 
 typedef struct {

@@ -129,10 +129,37 @@ static void summary(rd_doc *d, const rp_campaign *c)
             c->nsys, c->nsys == 1 ? "" : "s", ncand, ncand == 1 ? "" : "s", ninst, ninst == 1 ? "" : "s", pass);
 }
 
+/* trees (or folders of them) that discovery left out: every one named with its reason */
+static void left_out(rd_doc *d, const rp_campaign *c)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < c->nsys; i++)
+        for (size_t k = 0; k < c->sys[i].ncand; k++)
+            n += c->sys[i].cand[k].discover != NULL;
+    if (!n)
+        return;
+    rd_heading(d, 2, "Left out by discovery");
+    rd_para(d,
+            "%zu submission tree%s or folder%s could not be evaluated (test discover/<candidate>, verdict ERROR):", n,
+            n == 1 ? "" : "s", n == 1 ? "" : "s");
+    const char *heads[] = {"Candidate", "Reason and fix"};
+    rd_table *t = rd_table_newv(d, "ll", heads);
+    for (size_t i = 0; i < c->nsys; i++)
+        for (size_t k = 0; k < c->sys[i].ncand; k++) {
+            const rp_record *r = c->sys[i].cand[k].discover;
+            if (!r)
+                continue;
+            const cJSON *det = r->json ? cJSON_GetObjectItemCaseSensitive(r->json, "detail") : NULL;
+            rd_cell_text(t, "%s", c->sys[i].cand[k].id);
+            rd_cell_text(t, "%s", cJSON_IsString(det) ? det->valuestring : (r->error ? r->error : "unreadable record"));
+        }
+}
+
 rd_doc *rpg_index(const rp_campaign *c, int with_compare)
 {
     rd_doc *d = rd_new("NGCC evaluation report", "");
     summary(d, c);
+    left_out(d, c);
     if (with_compare)
         rd_link(d, "compare", "Comparison of systems");
     rd_heading(d, 2, "Systems");
