@@ -107,7 +107,27 @@ file(WRITE "${T}/dup/ngcc.json"
 # the preprocessor fails (a missing header): the name is read from the text, and said so
 mkinst("${T}/fb/F-1" "#include \"not_shipped.h\"\n#define ALGORITHM_INSTANCE \"F_1\"")
 
+# nothing dropped silently (issue: folder names, header styles, stray files)
+mkinst("${T}/算法甲/W-1" "#define ALGORITHM_INSTANCE \"W_1\"")
+mkinst("${T}/算法乙/W-1" "#define ALGORITHM_INSTANCE \"W_1\"")
+mkinst("${T}/same id/S-1" "#define ALGORITHM_INSTANCE \"S_1\"")
+mkinst("${T}/same_id/S-1" "#define ALGORITHM_INSTANCE \"S_1\"")
+file(WRITE "${T}/ownline/R-1/SIG_AlgorithmInstance.h"
+  "#define ALGORITHM_INSTANCE \"R_1\"\n#define OUTPUT_BLANK_TEST_VECTORS 0\nint\nsig_keygen(unsigned char *pk);\n")
+file(WRITE "${T}/ownline/R-1/r.c" "int r1;\n")
+mkinst("${T}/stray/Reference_Implementation/OK-1" "#define ALGORITHM_INSTANCE \"OK_1\"")
+file(WRITE "${T}/stray/Reference_Implementation/MAC-1/SIG_AlgorithmInstance.h"
+  "#define API_RET int\nAPI_RET sig_keygen(unsigned char *pk);\n")
+file(WRITE "${T}/stray/Reference_Implementation/common/shared.c" "int sig_keygen(unsigned char *pk) { return pk[0]; }\n")
+file(WRITE "${T}/stray/Test_Vectors/GONE-1/KAT_SIG_GONE_1.txt" "Count = 0\n")
+file(WRITE "${T}/onlysrc/x.c" "int x;\n")
+execute_process(COMMAND pwd OUTPUT_VARIABLE cwd OUTPUT_STRIP_TRAILING_WHITESPACE)
+file(REMOVE_RECURSE "${cwd}/ngcc-discovery-rel")
+mkinst("${cwd}/ngcc-discovery-rel/V-1" "#define ALGORITHM_INSTANCE \"V_1\"")
+list(APPEND NGCC_SUBMISSIONS "${WORK}/no such folder" "ngcc-discovery-rel")
+
 ngcc_discover_all()
+file(REMOVE_RECURSE "${cwd}/ngcc-discovery-rel")
 
 # check(<what> <condition text>): the condition is CMake if() syntax
 function(check what cond)
@@ -230,6 +250,28 @@ check("a failing preprocessor falls back to the header text and says so (${a}: $
 file(READ "${CMAKE_BINARY_DIR}/instances/fb/F-1/discovery.json" d)
 string(JSON m GET "${d}" ai_method)
 check("discovery.json says the fallback was used (${m})" "m STREQUAL \"header-text-fallback\"")
+
+# nothing dropped silently
+field(算法甲 W-1 ai a)
+field(算法乙 W-1 ai b)
+check("Chinese folder names stay two readable candidates (${a}, ${b})" "a STREQUAL \"W_1\" AND b STREQUAL \"W_1\"")
+field(same_id S-1 ai a)
+field(same_id-2 S-1 ai b)
+check("folders 'same id' and 'same_id' get ids same_id and same_id-2 (${a}, ${b})" "a STREQUAL \"S_1\" AND b STREQUAL \"S_1\"")
+field(ownline R-1 type t)
+check("an API header with the return type on its own line is an instance (${t})" "t STREQUAL \"SIG\"")
+tree_error(stray e)
+check("a folder whose API header the search cannot read is a tree error naming it (${e})" "e MATCHES \"folder Reference_Implementation/MAC-1: .*declares an API function, but not as\"")
+check("a KAT file of an undiscovered instance is a tree error naming it" "e MATCHES \"KAT file Test_Vectors/GONE-1/KAT_SIG_GONE_1.txt is for an instance named GONE_1, and none was discovered\"")
+check("... but a shared folder whose sources define the API is not" "NOT e MATCHES \"common\"")
+field(stray OK-1 ai a)
+check("... and the tree's good instance is still registered (${a})" "a STREQUAL \"OK_1\"")
+tree_error(onlysrc e)
+check("a folder of trees' subfolder with C sources but no API header is a tree error (${e})" "e MATCHES \"no instance folder found\"")
+tree_error(no_such_folder e)
+check("an NGCC_SUBMISSIONS entry that does not exist is a tree error naming it (${e})" "e MATCHES \"NGCC_SUBMISSIONS entry .*no such folder.* is not a folder\"")
+field(ngcc-discovery-rel V-1 ai a)
+check("a relative NGCC_SUBMISSIONS entry is resolved against the working folder (${a})" "a STREQUAL \"V_1\"")
 
 # build-time hints (NgccBuildHints.cmake) on a synthetic instance
 include(NgccBuildHints)

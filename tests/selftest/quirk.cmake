@@ -128,6 +128,12 @@ function(ngcc_add_quirk_selftests)
     "-DSRC=${PROJECT_SOURCE_DIR}" "-DWORK=${CMAKE_BINARY_DIR}/selftest/discovery"
     -P "${real}/discovery_selftest.cmake")
   set_tests_properties(selftest/discovery PROPERTIES LABELS "selftest;build" TIMEOUT 120)
+  # selftest/nothing-dropped: broken copies of a fixture configured as a tree of their own
+  add_test(NAME selftest/nothing-dropped COMMAND ${CMAKE_COMMAND}
+    "-DSRC=${PROJECT_SOURCE_DIR}" "-DWORK=${CMAKE_BINARY_DIR}/selftest/nothing-dropped"
+    "-DCTEST=${CMAKE_CTEST_COMMAND}" "-DREPORT=$<TARGET_FILE:ngcc-report>"
+    -P "${real}/dropped_selftest.cmake")
+  set_tests_properties(selftest/nothing-dropped PROPERTIES LABELS "selftest;build" TIMEOUT 300)
 
   # selftest/quirk-names: always registered; an instance it expects that was
   # not discovered makes it fail (FOUND lists what was)
