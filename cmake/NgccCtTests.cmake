@@ -16,6 +16,7 @@
 # SKIP with the prediction, unless its override gives a ct timeout.
 set(NGCC_TIMEOUT_ct 300 CACHE STRING "Default timeout of a ct test (s)")
 set(NGCC_CT_BUDGET 30 CACHE STRING "Predicted seconds above which a ct test is SKIP (0: never)")
+set(NGCC_LABEL_TYPES_ct SIG KEM KEX HASH)
 set(NGCC_CT_SLOWDOWN 60 CACHE STRING "Slowdown of memcheck --track-origins=yes assumed by the ct prediction")
 find_program(NGCC_VALGRIND valgrind)
 
