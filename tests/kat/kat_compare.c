@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include "kat_compare.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -94,6 +95,13 @@ void kat_compare_line(kat_compare *c, const char *line, size_t len)
     long rl = next_ref(c);
     if (rl < 0) {
         static const char end[] = "(end of reference file)";
+        if (!c->mismatch && !ngcc_canon_count_line(line, len, &cnt)) {
+            c->ref_damaged = 1;
+            snprintf(c->damage, sizeof c->damage,
+                     "it ends in the middle of record %ld, after line %ld (a truncated file: the record's next "
+                     "line would be \"%.60s\")",
+                     c->cur_record < 0 ? 0 : c->cur_record, c->ref_line, line);
+        }
         mismatch(c, end, sizeof end - 1, line, len);
         return;
     }
@@ -103,7 +111,19 @@ void kat_compare_line(kat_compare *c, const char *line, size_t len)
         c->tolerated_blank_len++;
         return;
     }
+    int first = !c->mismatch;
     mismatch(c, c->rbuf, (size_t)rl, line, len);
+    /* the reference's last line a strict prefix of the produced one: cut short */
+    if (first && (size_t)rl < len && memcmp(c->rbuf, line, (size_t)rl) == 0) {
+        long at = c->ref_line;
+        if (next_ref(c) < 0) {
+            c->ref_damaged = 1;
+            snprintf(c->damage, sizeof c->damage,
+                     "its last line (line %ld, in record %ld) is cut short: %ld of the %zu characters the record's "
+                     "line has (a truncated file)",
+                     at, c->cur_record < 0 ? 0 : c->cur_record, rl, len);
+        }
+    }
 }
 
 void kat_compare_finish(kat_compare *c, int run_complete)

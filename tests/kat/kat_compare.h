@@ -20,6 +20,10 @@ typedef struct {
     long mm_record, mm_line, mm_col;
     char mm_expected[136], mm_got[136];
     unsigned char *record_bad; /* [records]: 1 if a line of record r differed */
+    /* the first difference is the reference's own damage (the file ends in
+     * the middle of a record, or its last line is cut short): said here */
+    int ref_damaged;
+    char damage[300];
 } kat_compare;
 
 /* opens the reference; 0 or -1 */

@@ -7,6 +7,7 @@
 #     reduced (10 records do not fit 120 s here) and saying so, op_seconds
 #   - scenarios run here with ngcc-kat on the fxq-manifest/fxq-slow libraries
 #     (and ngcc-manifest's help and bad arguments):
+#     a reference KAT file cut mid-record or mid-line -> NOKAT naming it;
 #     a malformed line for the file (a bad hex digit, sha256sum's format) ->
 #     NOKAT naming the line and the fault; two manifest lines for one file
 #     name -> ERROR naming both; a sibling's
@@ -206,6 +207,35 @@ foreach(case "help;0;^usage: ngcc-manifest;--help"
     fail("manifest_${name}: wanted rc ${want_rc} and '${want}', got rc ${rc}, stdout '${out}', stderr '${err}'")
   endif()
 endforeach()
+
+# b4. a reference KAT file cut in the middle of a record, or in its last
+# line -> NOKAT naming the damaged file, never the candidate's MISMATCH
+run_kat(full_text "${lib1}" NOKAT "NOKAT" --write-kat "${WORK}/full.txt")
+file(STRINGS "${WORK}/full.txt" lines)
+list(LENGTH lines nl)
+set(cut "")
+set(i 0)
+foreach(l IN LISTS lines) # up to the third line of record 1
+  string(APPEND cut "${l}\n")
+  if(l MATCHES "^Count = 1$")
+    math(EXPR stop "${i} + 2")
+  endif()
+  if(DEFINED stop AND i EQUAL stop)
+    break()
+  endif()
+  math(EXPR i "${i} + 1")
+endforeach()
+file(WRITE "${WORK}/cut-record.txt" "${cut}")
+run_kat(ref_cut_record "${lib1}" NOKAT
+  "NOKAT: the reference .*cut-record.txt is damaged: it ends in the middle of record 1, after line [0-9]+ .*the 1 records before it matched"
+  --ref "${WORK}/cut-record.txt")
+string(LENGTH "${cut}" n)
+math(EXPR n "${n} - 9")
+string(SUBSTRING "${cut}" 0 ${n} cutline)
+file(WRITE "${WORK}/cut-line.txt" "${cutline}")
+run_kat(ref_cut_line "${lib1}" NOKAT
+  "NOKAT: the reference .*cut-line.txt is damaged: its last line [(]line [0-9]+, in record 1[)] is cut short"
+  --ref "${WORK}/cut-line.txt")
 
 # c. an option whose value is missing (an empty CMake variable) -> error
 execute_process(COMMAND "${KAT}" --lib "${lib1}" --name quirk-kat/noval --record-out "${WORK}/noval.json"
