@@ -274,10 +274,64 @@ void sec_hash_bit_lengths(sec_job *j)
 /* ---- unused_bits ----
  * The same n-bit message with junk in the unused low bits of its last byte
  * must give the same digest. KAT_CryptHash.c always clears them, so KATs
- * cannot show it. A difference is a FINDING, not a failure: the digest is
- * still a function of the bytes handed over, and no two different n-bit
- * messages collide; but a caller whose buffer holds junk there (the API does
- * not ask it to clear them) gets a digest nobody else can reproduce. */
+ * cannot show it. A difference alone is a FINDING, not a failure: the digest
+ * is still a function of the bytes handed over; but a caller whose buffer
+ * holds junk there (the API does not ask it to clear them) gets a digest
+ * nobody else can reproduce. When that other digest is the digest of another
+ * real message (a shorter prefix: junk that cancels a padding bit; or the
+ * message with the junk as real message bits), two messages collide:
+ * CRYPTOFAIL. */
+
+/* the junk digest dj of f (the n-bit message m with junk in its last byte)
+ * against the digests of m's prefixes of n-1..n-16 bits and of f's bits read
+ * as an (n+1)..(8 ceil(n/8))-bit message; 1 (and sec_fail) on a collision */
+static int junk_collision(sec_job *j, const unsigned char *m, const unsigned char *f, ull n, const unsigned char *dj)
+{
+    ull nb = (n + 7) / 8, dl = sec_hash_dbytes(j);
+    unsigned char o[MAX_MSG], *d = calloc(1, dl + 1);
+    char rel[120], what[96];
+    int hit = 0;
+    ull on = 0;
+    for (ull k = 1; k <= 16 && k <= n; k++) {
+        on = n - k;
+        memcpy(o, m, MAX_MSG);
+        if (on % 8)
+            o[on / 8] &= (unsigned char)(0xFF00u >> (on % 8));
+        memset(o + (on + 7) / 8, 0, MAX_MSG - (size_t)(on + 7) / 8);
+        snprintf(what, sizeof what, "the %llu-bit prefix of a %llu-bit message", on, n);
+        if (sec_hash_digest_of(j, o, on, d, what))
+            break;
+        snprintf(rel, sizeof rel, "its own %llu-bit prefix", on);
+        if ((hit = sec_hash_same(j, d, dj)))
+            break;
+    }
+    for (ull u = 1; !hit && u <= 8 * nb - n; u++) {
+        on = n + u;
+        memcpy(o, f, MAX_MSG);
+        if (on % 8)
+            o[on / 8] &= (unsigned char)(0xFF00u >> (on % 8));
+        snprintf(what, sizeof what, "a %llu-bit message with the junk as message bits", on);
+        if (sec_hash_digest_of(j, o, on, d, what))
+            break;
+        snprintf(rel, sizeof rel, "the same bits followed by the junk's first %llu bit%s as message bits", u,
+                 u > 1 ? "s" : "");
+        if ((hit = sec_hash_same(j, d, dj)))
+            break;
+    }
+    if (hit) {
+        char mh[64], oh[64], dh[80];
+        sec_hash_hex(mh, sizeof mh, m, nb, HEX_MAX);
+        sec_hash_hex(oh, sizeof oh, o, (on + 7) / 8, HEX_MAX);
+        sec_hash_hex(dh, sizeof dh, dj, dl, 32);
+        sec_fail(j,
+                 "CryptHash collision through the unused bits of a partial last byte: the %llu-bit message %s with its "
+                 "last byte %02X instead of %02X (junk %02X in the %llu unused low bits) gives digest %s, the digest "
+                 "of the %llu-bit message %s (%s): a caller's junk there makes two messages collide",
+                 n, mh, f[nb - 1], m[nb - 1], (unsigned)(f[nb - 1] ^ m[nb - 1]), 8 * nb - n, dh, on, oh, rel);
+    }
+    free(d);
+    return hit;
+}
 
 static const ull unused_bits_n[] = {1, 2, 3, 5, 7, 9, 15, 8 * 64 + 3, 8 * 136 + 5};
 
@@ -300,8 +354,15 @@ void sec_hash_unused_bits(sec_job *j)
             nondet++; /* another digest for the same input: determinism's, not this check's */
             continue;
         }
-        static const unsigned char junk[2] = {0xFF, 0x55};
-        for (int t = 0; t < 2; t++) {
+        /* all unused bits, every other one, and the first alone (where a
+         * 10* padding bit goes) */
+        const unsigned char junk[3] = {0xFF, 0x55, (unsigned char)(0x80u >> r)};
+        for (int t = 0; t < 3; t++) {
+            int seen = 0;
+            for (int u = 0; u < t; u++)
+                seen |= (junk[u] & unused) == (junk[t] & unused);
+            if (seen)
+                continue; /* the same junk as an earlier one */
             memcpy(f, m, MAX_MSG);
             f[nb - 1] |= (unsigned char)(junk[t] & unused);
             snprintf(what, sizeof what, "%llu-bit message, unused bits %02X", n, f[nb - 1] & unused);
@@ -311,7 +372,7 @@ void sec_hash_unused_bits(sec_job *j)
                 rejected++;
                 continue;
             }
-            if (!sec_hash_same(j, d0, d1)) {
+            if (!sec_hash_same(j, d0, d1) && !junk_collision(j, m, f, n, d1)) {
                 char mh[64];
                 sec_hash_hex(mh, sizeof mh, m, nb, HEX_MAX);
                 sec_finding(j,
