@@ -26,4 +26,9 @@ int sec_hash_digest_of(sec_job *j, const unsigned char *m, unsigned long long n,
 /* the two digests are equal */
 int sec_hash_same(const sec_job *j, const unsigned char *a, const unsigned char *b);
 
+/* the plain run's digests of the determinism messages (ok[i]: message i
+ * gave one digest) into the check's log, for hash-widths (sec_hash_widths.c) */
+void sec_hash_widths_write(sec_job *j, const unsigned long long *bits, const unsigned char *digests, const int *ok,
+                           int count);
+
 #endif
