@@ -45,6 +45,8 @@ function(_ngcc_hash_widths_test id name members expect detail)
     COMMAND ${CMAKE_COMMAND} "-DNAME=${id}/${name}" "-DKEYS=${keys}" "-DDIRS=${dirs}" "-DLIBS=${libs}"
       "-DRECORD=${cand_records}/${file}.json" "-DEXPECT=${expect}" "-DDETAIL=${detail}"
       -P ${PROJECT_SOURCE_DIR}/tests/security/hash_widths.cmake)
+  # a test of the candidate's instances: on their shard (NgccShard.cmake)
+  set_property(GLOBAL APPEND PROPERTY NGCC_SHARD_INSTANCE_TESTS "security/${id}/${name}")
   set_tests_properties("security/${id}/${name}" PROPERTIES
     LABELS "security;${id}"
     DEPENDS "${after}"

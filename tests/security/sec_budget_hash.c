@@ -17,7 +17,7 @@ int sec_budget_hash_sweep(double per_call, double allowance, int per_len, int wa
         return want;
     int got = fit < least ? least : (int)fit;
     snprintf(why, why_cap,
-             "budget: byte lengths 0..%d -> 0..%d (CryptHash %.3g s a call on a %d-byte message, %.0f s "
+             "budget: byte lengths 0..%d -> 0..%d (CryptHash %.3g s a call on a %d-byte message, %.3g s "
              "for this check)",
              want, got, per_call, want, allowance);
     return got;
