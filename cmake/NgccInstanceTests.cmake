@@ -207,6 +207,7 @@ function(ngcc_add_instance_tests)
     endforeach()
   endforeach()
   ngcc_add_tree_error_tests()
+  ngcc_add_hash_widths_tests() # candidate-level, over the hash instances registered above
   ngcc_add_selftests()
   ngcc_cross_disable_host_only()
 endfunction()

@@ -21,6 +21,8 @@
 # check tables, tests/security/sec_kex_checks.c and sec_hash_checks.c), but
 # no memcheck test: ngcc-memcheck replays a SIG/KEM KAT record only.
 set(NGCC_LABEL_TYPES_security SIG KEM KEX HASH)
+# security/<cand>/hash-widths: output widths of one candidate related by truncation
+include(NgccHashWidths)
 
 # Time budget (quirk class 21, tests/security/sec_budget.h): the security
 # tests plan keys, messages and signature flips to fit NGCC_SECURITY_BUDGET
@@ -245,4 +247,7 @@ function(ngcc_add_security_tests n)
     _ngcc_add_memcheck(${n})
   endif()
   _ngcc_add_security_selftest(${n})
+  if(type STREQUAL "HASH")
+    ngcc_hash_widths_add_instance(${n})
+  endif()
 endfunction()

@@ -41,4 +41,11 @@ int sec_costs_from_kat(const char *kat_json, int is_kem, sec_costs *c);
 void sec_budget_plan(sec_budget *b, const sec_costs *c, int is_kem, double budget, int opt_keys, int opt_records,
                      int opt_flips, unsigned long long sig_bytes);
 
+/* CryptHash sweeps (collision_probes): the largest byte length up to `want`
+ * whose sweep, per_len hashes per byte length 0..L, fits `allowance` seconds
+ * at `per_call` seconds a hash, never below `least`; when that is below
+ * `want`, why says so (sec_budget_hash.c) */
+int sec_budget_hash_sweep(double per_call, double allowance, int per_len, int want, int least, char *why,
+                          unsigned long why_cap);
+
 #endif

@@ -12,66 +12,10 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "sec_check.h"
+#include "sec_hash_util.h"
 
-#define MAX_MSG 512 /* bytes of the longest message built here */
-#define HEX_MAX 16  /* message bytes shown in a detail */
-
-static ull dbytes(const sec_job *j)
-{
-    return j->claims.digest_bits > 0 ? ((ull)j->claims.digest_bits + 7) / 8 : 0;
-}
-
-/* no digest length, nothing to compare: every check is "not run" (the
- * instance's verdict is then ERROR, naming the header macro) */
-static int no_digest(sec_job *j)
-{
-    if (j->claims.digest_bits > 0)
-        return 0;
-    j->res->notrun = 1;
-    snprintf(j->res->note, sizeof j->res->note,
-             "DIGEST_BIT_LENGTH is %d: the API header must define it as the digest length in bits",
-             j->claims.digest_bits);
-    return 1;
-}
-
-/* the first n bits of our message stream `tag`, unused bits cleared */
-static void message(unsigned char *m, ull n, unsigned tag)
-{
-    ull nb = (n + 7) / 8;
-    memset(m, 0, MAX_MSG);
-    sec_plan_bytes(m, nb, 0x4A5Au + tag);
-    if (n % 8)
-        m[nb - 1] &= (unsigned char)(0xFF00u >> (n % 8));
-}
-
-static void hex(char *out, size_t cap, const unsigned char *p, ull n, ull max)
-{
-    size_t o = 0;
-    out[0] = 0;
-    for (ull i = 0; i < n && i < max && o + 3 < cap; i++)
-        o += (size_t)snprintf(out + o, cap - o, "%02X", p[i]);
-    if (n > max && o + 4 < cap)
-        snprintf(out + o, cap - o, "...");
-    if (n == 0)
-        snprintf(out, cap, "(empty)");
-}
-
-/* CryptHash with the header's digest length; 0, or sec_fail and -1 */
-static int digest_of(sec_job *j, const unsigned char *m, ull n, unsigned char *d, const char *what)
-{
-    int rc = sec_hash(what, j->claims.digest_bits, m, n, d, 0);
-    if (rc != 0) {
-        sec_fail(j, "CryptHash returned %d for a %llu-bit message (%s)", rc, n, what);
-        return -1;
-    }
-    return 0;
-}
-
-static int same_digest(const sec_job *j, const unsigned char *a, const unsigned char *b)
-{
-    return memcmp(a, b, (size_t)dbytes(j)) == 0;
-}
+#define MAX_MSG SEC_HASH_MAX_MSG
+#define HEX_MAX SEC_HASH_HEX_MAX
 
 /* ---- determinism ---- */
 
@@ -79,16 +23,19 @@ static const ull det_bits[] = {0, 1, 7, 8, 9, 255, 256, 257, 512, 1003, 4096};
 
 void sec_hash_determinism(sec_job *j)
 {
-    if (no_digest(j))
+    if (sec_hash_no_digest(j))
         return;
     unsigned char m[MAX_MSG], *d[2];
-    ull dl = dbytes(j);
+    ull dl = sec_hash_dbytes(j);
     d[0] = calloc(1, dl + 1);
     d[1] = calloc(1, dl + 1);
-    for (size_t i = 0; i < sizeof det_bits / sizeof det_bits[0]; i++) {
+    enum { NDET = sizeof det_bits / sizeof det_bits[0] };
+    unsigned char *kept = calloc(NDET, dl);
+    int ok[NDET] = {0};
+    for (size_t i = 0; i < NDET; i++) {
         ull n = det_bits[i];
         char what[96];
-        message(m, n, (unsigned)i);
+        sec_hash_message(m, n, (unsigned)i);
         int rc[2];
         for (int t = 0; t < 2; t++) {
             snprintf(what, sizeof what, "%llu-bit message, run %d", n, t + 1);
@@ -99,7 +46,7 @@ void sec_hash_determinism(sec_job *j)
         j->res->tried++;
         if (rc[0] != 0 || rc[1] != 0) {
             sec_fail(j, "CryptHash returned %d, then %d for a %llu-bit message", rc[0], rc[1], n);
-        } else if (!same_digest(j, d[0], d[1])) {
+        } else if (!sec_hash_same(j, d[0], d[1])) {
             ull b = 0;
             while (d[0][b] == d[1][b])
                 b++;
@@ -108,8 +55,13 @@ void sec_hash_determinism(sec_job *j)
                      "the two calls fill the digest buffer with different patterns, so a byte never written shows "
                      "as a difference too)",
                      n, b, dl);
+        } else {
+            memcpy(kept + i * dl, d[0], (size_t)dl);
+            ok[i] = 1;
         }
     }
+    sec_hash_widths_write(j, det_bits, kept, ok, NDET);
+    free(kept);
     free(d[0]);
     free(d[1]);
     snprintf(j->res->note, sizeof j->res->note,
@@ -121,14 +73,14 @@ void sec_hash_determinism(sec_job *j)
 
 void sec_hash_digest_length(sec_job *j)
 {
-    if (no_digest(j))
+    if (sec_hash_no_digest(j))
         return;
     int D = j->claims.digest_bits;
     int other[] = {D - 8, D + 8, D / 2, 8, 0, D - 1};
     unsigned char m[MAX_MSG];
-    unsigned char *d = calloc(1, dbytes(j) + 64);
+    unsigned char *d = calloc(1, sec_hash_dbytes(j) + 64);
     unsigned long rejected = 0, handled = 0;
-    message(m, 256, 77);
+    sec_hash_message(m, 256, 77);
     char what[96];
     snprintf(what, sizeof what, "digest_len_bits %d (the header's)", D);
     unsigned long before = j->res->buffer.count;
@@ -136,7 +88,7 @@ void sec_hash_digest_length(sec_job *j)
     int rc = sec_hash(what, D, m, 256, d, 0);
     if (j->res->buffer.count > before)
         sec_fail(j, "CryptHash wrote outside the %llu-byte digest buffer (digest_len_bits %d, the header's): %s",
-                 dbytes(j), D, j->res->buffer.first);
+                 sec_hash_dbytes(j), D, j->res->buffer.first);
     else if (rc != 0)
         sec_fail(j, "CryptHash returned %d for digest_len_bits %d, the header's DIGEST_BIT_LENGTH", rc, D);
     for (size_t i = 0; i < sizeof other / sizeof other[0]; i++) {
@@ -174,7 +126,7 @@ void sec_hash_digest_length(sec_job *j)
     snprintf(j->res->note, sizeof j->res->note,
              "digest_len_bits %d: nothing written past %llu bytes; %lu other lengths rejected, %lu handled within "
              "ceil(d/8) bytes",
-             D, dbytes(j), rejected, handled);
+             D, sec_hash_dbytes(j), rejected, handled);
 }
 
 /* ---- message_bounds ---- */
@@ -201,7 +153,7 @@ static const ull bounds_bits[] = {0,          1,          2,       3,           
 
 void sec_hash_message_bounds(sec_job *j)
 {
-    if (no_digest(j))
+    if (sec_hash_no_digest(j))
         return;
     long page = sysconf(_SC_PAGESIZE);
     size_t span = (8192 / 8 + (size_t)page - 1) / (size_t)page * (size_t)page;
@@ -220,7 +172,7 @@ void sec_hash_message_bounds(sec_job *j)
     sigemptyset(&sa.sa_mask);
     sigaction(SIGSEGV, &sa, &old_segv);
     sigaction(SIGBUS, &sa, &old_bus);
-    unsigned char m[MAX_MSG * 2 + 1024], *d = calloc(1, dbytes(j) + 1);
+    unsigned char m[MAX_MSG * 2 + 1024], *d = calloc(1, sec_hash_dbytes(j) + 1);
     for (size_t i = 0; i < sizeof bounds_bits / sizeof bounds_bits[0]; i++) {
         ull n = bounds_bits[i], nb = (n + 7) / 8;
         sec_plan_bytes(m, nb, 0xB0B0u + (unsigned)i);
@@ -256,7 +208,7 @@ static const ull block_bytes[] = {55, 56, 63, 64, 72, 104, 128, 136, 144, 168};
 
 void sec_hash_bit_lengths(sec_job *j)
 {
-    if (no_digest(j))
+    if (sec_hash_no_digest(j))
         return;
     ull n[17 + 9 * (sizeof block_bytes / sizeof block_bytes[0])];
     int nn = 0;
@@ -271,24 +223,24 @@ void sec_hash_bit_lengths(sec_job *j)
             if (!dup)
                 n[nn++] = v;
         }
-    ull dl = dbytes(j);
+    ull dl = sec_hash_dbytes(j);
     unsigned char *dg = calloc((size_t)nn, dl + 1), m[MAX_MSG], f[MAX_MSG], *d = calloc(1, dl + 1);
     char mh[64], dh[80], what[96];
     int ok = 1;
     /* (a) prefixes of one message, n bits each: all digests differ */
     for (int i = 0; i < nn && ok; i++) {
-        message(m, n[i], 1); /* stream 1: every n is a prefix of the same bits */
+        sec_hash_message(m, n[i], 1); /* stream 1: every n is a prefix of the same bits */
         snprintf(what, sizeof what, "the %llu-bit prefix", n[i]);
-        if (digest_of(j, m, n[i], dg + (size_t)i * (dl + 1), what))
+        if (sec_hash_digest_of(j, m, n[i], dg + (size_t)i * (dl + 1), what))
             ok = 0;
     }
     for (int a = 0; a < nn && ok; a++)
         for (int b = a + 1; b < nn; b++) {
             j->res->tried++;
-            if (same_digest(j, dg + (size_t)a * (dl + 1), dg + (size_t)b * (dl + 1))) {
-                message(m, n[b], 1);
-                hex(mh, sizeof mh, m, (n[b] + 7) / 8, HEX_MAX);
-                hex(dh, sizeof dh, dg + (size_t)a * (dl + 1), dl, 32);
+            if (sec_hash_same(j, dg + (size_t)a * (dl + 1), dg + (size_t)b * (dl + 1))) {
+                sec_hash_message(m, n[b], 1);
+                sec_hash_hex(mh, sizeof mh, m, (n[b] + 7) / 8, HEX_MAX);
+                sec_hash_hex(dh, sizeof dh, dg + (size_t)a * (dl + 1), dl, 32);
                 sec_fail(j,
                          "CryptHash collision: the %llu-bit and the %llu-bit prefixes of one message (%s, %llu bits) "
                          "both give digest %s",
@@ -300,17 +252,17 @@ void sec_hash_bit_lengths(sec_job *j)
         ull r = n[i] % 8, nb = (n[i] + 7) / 8;
         if (!r)
             continue;
-        message(m, n[i], 1);
+        sec_hash_message(m, n[i], 1);
         for (ull u = 0; u < r; u++) {
             memcpy(f, m, MAX_MSG);
             f[nb - 1] ^= (unsigned char)(0x80u >> u);
             snprintf(what, sizeof what, "%llu-bit message, bit %llu of its last byte flipped", n[i], u);
             j->res->tried++;
-            if (digest_of(j, f, n[i], d, what))
+            if (sec_hash_digest_of(j, f, n[i], d, what))
                 break;
-            if (same_digest(j, d, dg + (size_t)i * (dl + 1))) {
-                hex(mh, sizeof mh, m, nb, HEX_MAX);
-                hex(dh, sizeof dh, d, dl, 32);
+            if (sec_hash_same(j, d, dg + (size_t)i * (dl + 1))) {
+                sec_hash_hex(mh, sizeof mh, m, nb, HEX_MAX);
+                sec_hash_hex(dh, sizeof dh, d, dl, 32);
                 sec_fail(j,
                          "CryptHash collision: two %llu-bit messages that differ only in used bit %llu of the partial "
                          "last byte (%02X vs %02X; message %s) both give digest %s: the last %llu bits are not "
@@ -330,34 +282,95 @@ void sec_hash_bit_lengths(sec_job *j)
 /* ---- unused_bits ----
  * The same n-bit message with junk in the unused low bits of its last byte
  * must give the same digest. KAT_CryptHash.c always clears them, so KATs
- * cannot show it. A difference is a FINDING, not a failure: the digest is
- * still a function of the bytes handed over, and no two different n-bit
- * messages collide; but a caller whose buffer holds junk there (the API does
- * not ask it to clear them) gets a digest nobody else can reproduce. */
+ * cannot show it. A difference alone is a FINDING, not a failure: the digest
+ * is still a function of the bytes handed over; but a caller whose buffer
+ * holds junk there (the API does not ask it to clear them) gets a digest
+ * nobody else can reproduce. When that other digest is the digest of another
+ * real message (a shorter prefix: junk that cancels a padding bit; or the
+ * message with the junk as real message bits), two messages collide:
+ * CRYPTOFAIL. */
+
+/* the junk digest dj of f (the n-bit message m with junk in its last byte)
+ * against the digests of m's prefixes of n-1..n-16 bits and of f's bits read
+ * as an (n+1)..(8 ceil(n/8))-bit message; 1 (and sec_fail) on a collision */
+static int junk_collision(sec_job *j, const unsigned char *m, const unsigned char *f, ull n, const unsigned char *dj)
+{
+    ull nb = (n + 7) / 8, dl = sec_hash_dbytes(j);
+    unsigned char o[MAX_MSG], *d = calloc(1, dl + 1);
+    char rel[120], what[96];
+    int hit = 0;
+    ull on = 0;
+    for (ull k = 1; k <= 16 && k <= n; k++) {
+        on = n - k;
+        memcpy(o, m, MAX_MSG);
+        if (on % 8)
+            o[on / 8] &= (unsigned char)(0xFF00u >> (on % 8));
+        memset(o + (on + 7) / 8, 0, MAX_MSG - (size_t)(on + 7) / 8);
+        snprintf(what, sizeof what, "the %llu-bit prefix of a %llu-bit message", on, n);
+        if (sec_hash_digest_of(j, o, on, d, what))
+            break;
+        snprintf(rel, sizeof rel, "its own %llu-bit prefix", on);
+        if ((hit = sec_hash_same(j, d, dj)))
+            break;
+    }
+    for (ull u = 1; !hit && u <= 8 * nb - n; u++) {
+        on = n + u;
+        memcpy(o, f, MAX_MSG);
+        if (on % 8)
+            o[on / 8] &= (unsigned char)(0xFF00u >> (on % 8));
+        snprintf(what, sizeof what, "a %llu-bit message with the junk as message bits", on);
+        if (sec_hash_digest_of(j, o, on, d, what))
+            break;
+        snprintf(rel, sizeof rel, "the same bits followed by the junk's first %llu bit%s as message bits", u,
+                 u > 1 ? "s" : "");
+        if ((hit = sec_hash_same(j, d, dj)))
+            break;
+    }
+    if (hit) {
+        char mh[64], oh[64], dh[80];
+        sec_hash_hex(mh, sizeof mh, m, nb, HEX_MAX);
+        sec_hash_hex(oh, sizeof oh, o, (on + 7) / 8, HEX_MAX);
+        sec_hash_hex(dh, sizeof dh, dj, dl, 32);
+        sec_fail(j,
+                 "CryptHash collision through the unused bits of a partial last byte: the %llu-bit message %s with its "
+                 "last byte %02X instead of %02X (junk %02X in the %llu unused low bits) gives digest %s, the digest "
+                 "of the %llu-bit message %s (%s): a caller's junk there makes two messages collide",
+                 n, mh, f[nb - 1], m[nb - 1], (unsigned)(f[nb - 1] ^ m[nb - 1]), 8 * nb - n, dh, on, oh, rel);
+    }
+    free(d);
+    return hit;
+}
 
 static const ull unused_bits_n[] = {1, 2, 3, 5, 7, 9, 15, 8 * 64 + 3, 8 * 136 + 5};
 
 void sec_hash_unused_bits(sec_job *j)
 {
-    if (no_digest(j))
+    if (sec_hash_no_digest(j))
         return;
-    ull dl = dbytes(j);
+    ull dl = sec_hash_dbytes(j);
     unsigned char m[MAX_MSG], f[MAX_MSG], *d0 = calloc(1, dl + 1), *d1 = calloc(1, dl + 1);
     unsigned long rejected = 0, nondet = 0;
     for (size_t i = 0; i < sizeof unused_bits_n / sizeof unused_bits_n[0]; i++) {
         ull n = unused_bits_n[i], nb = (n + 7) / 8, r = n % 8;
         unsigned char unused = (unsigned char)(0xFFu >> r);
         char what[96];
-        message(m, n, 3 + (unsigned)i);
+        sec_hash_message(m, n, 3 + (unsigned)i);
         snprintf(what, sizeof what, "%llu-bit message, unused bits clear", n);
-        if (digest_of(j, m, n, d0, what) || digest_of(j, m, n, d1, what))
+        if (sec_hash_digest_of(j, m, n, d0, what) || sec_hash_digest_of(j, m, n, d1, what))
             break;
-        if (!same_digest(j, d0, d1)) {
+        if (!sec_hash_same(j, d0, d1)) {
             nondet++; /* another digest for the same input: determinism's, not this check's */
             continue;
         }
-        static const unsigned char junk[2] = {0xFF, 0x55};
-        for (int t = 0; t < 2; t++) {
+        /* all unused bits, every other one, and the first alone (where a
+         * 10* padding bit goes) */
+        const unsigned char junk[3] = {0xFF, 0x55, (unsigned char)(0x80u >> r)};
+        for (int t = 0; t < 3; t++) {
+            int seen = 0;
+            for (int u = 0; u < t; u++)
+                seen |= (junk[u] & unused) == (junk[t] & unused);
+            if (seen)
+                continue; /* the same junk as an earlier one */
             memcpy(f, m, MAX_MSG);
             f[nb - 1] |= (unsigned char)(junk[t] & unused);
             snprintf(what, sizeof what, "%llu-bit message, unused bits %02X", n, f[nb - 1] & unused);
@@ -367,9 +380,9 @@ void sec_hash_unused_bits(sec_job *j)
                 rejected++;
                 continue;
             }
-            if (!same_digest(j, d0, d1)) {
+            if (!sec_hash_same(j, d0, d1) && !junk_collision(j, m, f, n, d1)) {
                 char mh[64];
-                hex(mh, sizeof mh, m, nb, HEX_MAX);
+                sec_hash_hex(mh, sizeof mh, m, nb, HEX_MAX);
                 sec_finding(j,
                             "CryptHash hashes the unused bits of a partial last byte: the %llu-bit message %s gives "
                             "another digest when its last byte is %02X instead of %02X (the %llu unused low bits "
@@ -392,85 +405,4 @@ void sec_hash_unused_bits(sec_job *j)
                  "rejected by an error return%s)",
                  j->res->tried, rejected, nondet ? "; some lengths skipped: not deterministic" : "");
     }
-}
-
-/* ---- collision_probes ----
- * Trivial collisions of a padding or length encoding: a message m of n bits
- * against the same bits followed by e zero bits, for e = 1..8, 16, 64 and up
- * to the next multiple of common block/rate sizes, at lengths around those
- * boundaries; n = 8L and 8L + 3. */
-
-static const ull probe_bytes[] = {0,   1,   2,   3,   55,  56,  57,  63,  64,  65,  71,  72,  73,  103,
-                                  104, 105, 127, 128, 129, 135, 136, 137, 143, 144, 145, 167, 168, 169};
-static const ull rate_bytes[] = {64, 72, 104, 128, 136, 144, 168};
-
-static int add_ext(ull *e, int ne, ull v)
-{
-    if (v == 0)
-        return ne;
-    for (int i = 0; i < ne; i++)
-        if (e[i] == v)
-            return ne;
-    e[ne] = v;
-    return ne + 1;
-}
-
-void sec_hash_collision_probes(sec_job *j)
-{
-    if (no_digest(j))
-        return;
-    ull dl = dbytes(j);
-    unsigned char m[MAX_MSG], *d0 = calloc(1, dl + 1), *d1 = calloc(1, dl + 1);
-    unsigned long collisions = 0;
-    int stop = 0;
-    for (size_t li = 0; li < sizeof probe_bytes / sizeof probe_bytes[0] && !stop; li++)
-        for (int part = 0; part < 2 && !stop; part++) {
-            ull n = 8 * probe_bytes[li] + (part ? 3 : 0), nb = (n + 7) / 8;
-            ull e[32];
-            int ne = 0;
-            for (ull k = 1; k <= 8; k++)
-                ne = add_ext(e, ne, k);
-            ne = add_ext(e, ne, 16);
-            ne = add_ext(e, ne, 64);
-            for (size_t r = 0; r < sizeof rate_bytes / sizeof rate_bytes[0]; r++) {
-                ull to = (nb + rate_bytes[r] - 1) / rate_bytes[r] * rate_bytes[r];
-                ne = add_ext(e, ne, 8 * to - n);
-            }
-            char what[120];
-            message(m, n, 0x100u + (unsigned)li); /* the bits past n stay zero */
-            snprintf(what, sizeof what, "%llu-bit message", n);
-            if (digest_of(j, m, n, d0, what)) {
-                stop = 1;
-                break;
-            }
-            for (int x = 0; x < ne; x++) {
-                ull n2 = n + e[x];
-                if ((n2 + 7) / 8 > MAX_MSG)
-                    continue;
-                snprintf(what, sizeof what, "%llu-bit message: the %llu-bit one and %llu zero bits", n2, n, e[x]);
-                j->res->tried++;
-                if (digest_of(j, m, n2, d1, what)) {
-                    stop = 1;
-                    break;
-                }
-                if (same_digest(j, d0, d1)) {
-                    char mh[64], dh[80];
-                    hex(mh, sizeof mh, m, nb, HEX_MAX);
-                    hex(dh, sizeof dh, d0, dl, 32);
-                    collisions++;
-                    sec_fail(j,
-                             "CryptHash collision: the %llu-bit message %s and the %llu-bit message made of the same "
-                             "bits followed by %llu zero bits both give digest %s (a padding or length-encoding "
-                             "collision)",
-                             n, mh, n2, e[x], dh);
-                }
-            }
-        }
-    free(d0);
-    free(d1);
-    snprintf(j->res->note, sizeof j->res->note,
-             "%lu pairs m / m || 0...0 (1 to 8, 16, 64 zero bits and up to 64..168-byte boundaries, at 0-169-byte "
-             "messages): no collision",
-             j->res->tried);
-    (void)collisions;
 }
