@@ -477,6 +477,8 @@ static void parse_error(const char *s, const char *e)
     memset(&t, 0, sizeof t);
     xml_tag(s, e, "unique", t.unique, sizeof t.unique);
     xml_tag(s, e, "kind", t.kind, sizeof t.kind);
+    if (!strncmp(t.kind, "Leak_", 5)) /* a leak report is no secret-dependent use */
+        return;
     if (!xml_tag(s, e, "what", t.what, sizeof t.what)) {
         const char *xw = strstr(s, "<xwhat>");
         if (xw && xw < e)
@@ -748,6 +750,16 @@ static void judge(void)
                        C.f.timeout, C.last_op[0] ? C.last_op : "the start");
     } else if (C.loadfail[0]) {
         ngcc_frame_set(&C.f, NGCC_LOADFAIL, "cannot load the instance library: %s", C.loadfail);
+    } else if (C.child.end == NGCC_CHILD_SIGNALED || C.child.code >= 128) {
+        /* first: what a dying process leaves (its last frames in malloc/abort) is no harness bug */
+        int sig = C.child.end == NGCC_CHILD_SIGNALED ? C.child.code : C.child.code - 128;
+        char last[96] = "in the first API call", op[32];
+        int rc;
+        if (sscanf(C.last_op, "%31s %d", op, &rc) == 2) /* "#OP keygen 0": printed when keygen returned 0 */
+            snprintf(last, sizeof last, "after %s returned %d", op, rc);
+        ngcc_frame_set(&C.f, NGCC_CRASH,
+                       "the instance died of signal %d (%s) %s (KAT record 0 under valgrind)%s%s; see %s", sig,
+                       strsignal(sig), last, nc ? "; secret-dependent sites before it: " : "", nc ? cand : "", C.log);
     } else if (C.occurrences[CLS_HARNESS]) {
         int nh;
         char h[1400];
@@ -763,9 +775,6 @@ static void judge(void)
                               "secrets), so a branch or table index on message bytes leaks it through timing"
                             : "",
                        tail);
-    } else if (C.child.end == NGCC_CHILD_SIGNALED || C.child.code >= 128) {
-        ngcc_frame_set(&C.f, NGCC_CRASH, "the run ended by a signal (code %d) after %s; see %s", C.child.code,
-                       C.last_op[0] ? C.last_op : "the start", C.log);
     } else if (C.child.code == 127 || !C.done) {
         ngcc_frame_set(&C.f, NGCC_ERROR, "the run under valgrind did not complete (exit code %d, last: %s); see %s",
                        C.child.code, C.last_op[0] ? C.last_op : "the start", C.log);
