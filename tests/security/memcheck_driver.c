@@ -225,9 +225,11 @@ static void judge(void)
         else
             snprintf(M.f.detail, sizeof M.f.detail, "%s [%ld error(s)]", M.err.summary, M.errors);
     } else if (M.child.end == NGCC_CHILD_SIGNALED || (M.child.end == NGCC_CHILD_EXITED && M.child.code >= 128)) {
+        int sig = M.child.end == NGCC_CHILD_SIGNALED ? M.child.code : M.child.code - 128;
         M.f.verdict = NGCC_CRASH;
-        snprintf(M.f.detail, sizeof M.f.detail, "the run ended by a signal (code %d) after step %s; see %s",
-                 M.child.code, at, M.log);
+        snprintf(M.f.detail, sizeof M.f.detail, "the instance died of signal %d (%s) %s%s (under valgrind); see %s",
+                 sig, strsignal(sig), M.last_step[0] ? "after the step " : "in the first API call",
+                 M.last_step[0] ? M.last_step : "", M.log);
     } else if (M.child.code == 127 || M.errors < 0) {
         M.f.verdict = NGCC_ERROR;
         snprintf(M.f.detail, sizeof M.f.detail, "valgrind did not run (%s, exit code %d); see %s", M.valgrind,
@@ -238,8 +240,8 @@ static void judge(void)
                  M.errors, M.log);
     } else if (!M.done) {
         M.f.verdict = NGCC_CRASH;
-        snprintf(M.f.detail, sizeof M.f.detail, "the instance ended the process (exit code %d) after step %s",
-                 M.child.code, at);
+        snprintf(M.f.detail, sizeof M.f.detail, "the instance ended the process (exit code %d) %s%s", M.child.code,
+                 M.last_step[0] ? "after the step " : "in the first API call", M.last_step[0] ? M.last_step : "");
     } else {
         M.f.verdict = NGCC_PASS;
         snprintf(M.f.detail, sizeof M.f.detail,
