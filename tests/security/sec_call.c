@@ -369,6 +369,8 @@ int sec_kex_pass(const char *what, int k, const unsigned char *sk, ull sk_len, c
     inout(&a[n++], b ? "stb" : "sta", b ? S.cl.stb : S.cl.sta, st, st_len);
     output(&a[n++], mname[k], S.cl.msg, m_len);
     enter(api[k], what);
+    if (S.stale)
+        stale_stack(S.stale);
     int rc;
     if (k == 1)
         rc = S.in->kex.pass1_a(a[0].b.g.p, sk_len, a[1].b.g.p, pk_len, a[2].b.g.p, st_len, a[3].b.g.p, m_len);
@@ -402,6 +404,8 @@ int sec_kex_derive(const char *what, int side, const unsigned char *sk, ull sk_l
     a[3].scratch = 1;
     output(&a[4], side ? "ssb" : "ssa", S.cl.ss, ss_len);
     enter(api, what);
+    if (S.stale)
+        stale_stack(S.stale);
     int rc = (side ? S.in->kex.derive_b : S.in->kex.derive_a)(a[0].b.g.p, sk_len, a[1].b.g.p, pk_len, inp, in_len,
                                                               a[3].b.g.p, st_len, a[4].b.g.p, ss_len);
     after(api, what, a, 5);

@@ -33,7 +33,8 @@ int sec_call_drng_draw(unsigned char *out, ull len, const char *what);
 void sec_call_pattern(int which);
 unsigned char sec_call_pattern_byte(int which, ull i);
 
-/* stale_state: from now on (this child) every verify/dec call enters with
+/* stale_state: from now on (this child) every verify/dec call (KEX: pass
+ * and derive) enters with
  * the stack below it (SEC_STALE_STACK bytes) and fresh malloc blocks
  * (glibc M_PERTURB) filled with 0x00 (which 1) or 0xA5 (which 2); 0: off.
  * Under ASan its allocator ignores M_PERTURB: only the stack differs. */

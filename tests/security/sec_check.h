@@ -59,6 +59,7 @@ void sec_kex_modified_message(sec_job *j);
 void sec_kex_ephemeral_reuse(sec_job *j);
 void sec_kex_determinism(sec_job *j);
 void sec_kex_malformed_input(sec_job *j); /* sec_kex_malformed.c */
+void sec_kex_stale_state(sec_job *j);     /* sec_kex_stale.c */
 /* HASH (sec_hash_checks.c) */
 void sec_hash_determinism(sec_job *j);
 void sec_hash_digest_length(sec_job *j);

@@ -67,6 +67,9 @@ static const sec_check kex_checks[] = {
     {"modified_message", sec_kex_modified_message, NGCC_CRYPTOFAIL},
     /* ephemeral values repeating across sessions under other seeds */
     {"ephemeral_reuse", sec_kex_ephemeral_reuse, NGCC_CRYPTOFAIL},
+    /* the passes and derives on honest and negative inputs under two stack
+     * and heap fill patterns: a result that changes read uninitialised memory */
+    {"stale_state", sec_kex_stale_state, NGCC_CRYPTOFAIL},
     /* malformed peer messages (before an unreadable page) and keys to every
      * pass and derive that takes one: CRASH or OVERFLOW naming the call */
     {"malformed_input", sec_kex_malformed_input, NGCC_CRASH},
