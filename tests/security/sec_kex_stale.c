@@ -139,9 +139,11 @@ void sec_kex_stale_state(sec_job *j)
                                                   "an all-0xFF %s", "an all-0xFF %s (the peer's public key)"};
     static const char *const mn[4] = {"", "m1", "m2", "m3"};
     sec_kex_trace t;
-    if (sec_kex_trace_run(&j->claims, &t, j->plan->key_seed[0], "record 0") || t.passes == 0) {
+    sec_kex_trace_run(&j->claims, &t, j->plan->key_seed[0], "record 0");
+    if (t.passes == 0) {
         j->res->notrun = 1;
-        snprintf(j->res->note, sizeof j->res->note, "record 0's honest session did not complete: %.400s", t.error);
+        snprintf(j->res->note, sizeof j->res->note, "record 0's honest session did not get past pass 1: %.400s",
+                 t.error);
         sec_kex_trace_free(&t);
         return;
     }
@@ -155,8 +157,8 @@ void sec_kex_stale_state(sec_job *j)
     memset(sh, 0, sizeof *sh);
     for (int c = 2; c <= 5; c++) {
         int from = peer_pass(&t, c), side = c <= 3 ? c % 2 == 0 : c == 5;
-        if (!from)
-            continue;
+        if (!from || t.rc[c] < 0)
+            continue; /* no message, or its honest call failed */
         for (int k = 0; k < NKINDS && sh->n < KSTALE_MAX; k++) {
             char input[80];
             snprintf(input, sizeof input, kind_name[k], k == KEY_FF ? (side ? "pka" : "pkb") : mn[from]);
@@ -187,7 +189,8 @@ void sec_kex_stale_state(sec_job *j)
                  api[sh->call[k]], sh->what[k], a, b);
     }
     snprintf(j->res->note, sizeof j->res->note,
-             "%lu calls of passes 2..%d and both derives (honest, flipped, empty and all-0xFF peer messages, all-0xFF "
+             "%lu calls of passes 2..%d and the derives that succeeded (honest, flipped, empty and all-0xFF peer "
+             "messages, all-0xFF "
              "peer keys) gave the same return code and output with stack and fresh heap pre-filled with 0x00 and "
              "with 0xA5, in separate children%s",
              j->res->tried - unsteady, t.passes,

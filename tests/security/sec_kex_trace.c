@@ -16,7 +16,8 @@ static unsigned char *zalloc(ull n)
 
 static int failed(sec_kex_trace *t, const char *api, int rc, const char *what)
 {
-    snprintf(t->error, sizeof t->error, "%s returned %d at %s", api, rc, what);
+    if (!t->error[0])
+        snprintf(t->error, sizeof t->error, "%s returned %d at %s", api, rc, what);
     return -1;
 }
 
@@ -28,6 +29,8 @@ int sec_kex_trace_run(const sec_claims *c, sec_kex_trace *t, const unsigned char
     unsigned char *st[2];
     ull st_len[2];
     memset(t, 0, sizeof *t);
+    for (int i = 0; i < 6; i++)
+        t->rc[i] = SEC_KEX_NOT_CALLED;
     for (int p = 0; p < 2; p++) {
         t->pk[p] = zalloc(c->pk);
         t->sk[p] = zalloc(c->sk);
@@ -69,12 +72,14 @@ int sec_kex_trace_run(const sec_claims *c, sec_kex_trace *t, const unsigned char
                             lb ? t->m_len[lb] : 0, st[0], st_len[0], t->ss[0], &t->ss_len[0]);
     t->rc[4] = rc;
     if (rc < 0)
-        return failed(t, "kex_derive_ss_a", rc, what);
+        failed(t, "kex_derive_ss_a", rc, what);
     rc = sec_kex_derive(what, 1, t->sk[1], t->sk_len[1], t->pk[0], t->pk_len[0], t->m[la], t->m_len[la], st[1],
                         st_len[1], t->ss[1], &t->ss_len[1]);
     t->rc[5] = rc;
     if (rc < 0)
-        return failed(t, "kex_derive_ss_b", rc, what);
+        return t->error[0] ? -1 : failed(t, "kex_derive_ss_b", rc, what);
+    if (t->error[0])
+        return -1;
     t->derived = 1;
     return 0;
 }

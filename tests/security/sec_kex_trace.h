@@ -9,6 +9,7 @@
 #include "sec_call.h"
 
 #define SEC_KEX_MAXP 3
+#define SEC_KEX_NOT_CALLED (-1000)
 
 typedef struct {
     unsigned char *pk[2], *sk[2]; /* [0] = A, [1] = B */
@@ -22,12 +23,13 @@ typedef struct {
     ull ss_len[2];
     int passes;         /* passes that returned 0 or 1 */
     int last_a, last_b; /* the last pass each party sent (0: none) */
-    int rc[6];          /* the return codes: [1..3] passes, [4] derive_a, [5] derive_b */
+    int rc[6];          /* [1..3] passes, [4] derive_a, [5] derive_b: return codes, or SEC_KEX_NOT_CALLED */
     int derived;        /* both derives returned 0 */
     char error[300];    /* the first error return */
 } sec_kex_trace;
 
-/* 0 if the whole session ran (derives included), else -1 with t->error */
+/* 0 if the whole session ran (derives included), else -1 with t->error (the
+ * first error; both derives are tried once the passes are done) */
 int sec_kex_trace_run(const sec_claims *c, sec_kex_trace *t, const unsigned char *seed, const char *what);
 void sec_kex_trace_free(sec_kex_trace *t);
 
