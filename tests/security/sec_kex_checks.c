@@ -545,8 +545,9 @@ static void judge_repeat(sec_job *j, reuse_ctx *c, const kex_session *a, const k
     if (c->nfresh == 2 && (other || !same_keys(a, b))) {
         sec_fail(j,
                  "ephemeral value reused: %s bytes %llu..%llu (%llu bytes, %s) are the same in %s and %s, %s, and in "
-                 "%s (other long-term keys), but differ in two fresh processes under other seeds: a secret value "
-                 "drawn once per process and kept, not a constant or a copy of a long-term key",
+                 "%s (other long-term keys), but differ in two fresh processes under other seeds: a value drawn "
+                 "once per process and kept (an ephemeral reused across sessions), not a constant or a copy of a "
+                 "long-term key",
                  where, off, off + len - 1, len, bytes, a->what, b->what, how, other ? other->what : b->what);
     } else {
         sec_finding(j,
