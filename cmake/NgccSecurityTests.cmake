@@ -18,8 +18,10 @@
 # templates, every function a stub) get no security tests.
 
 # KEX and hash instances get security and security-asan tests (their own
-# check tables, tests/security/sec_kex_checks.c and sec_hash_checks.c), but
-# no memcheck test: ngcc-memcheck replays a SIG/KEM KAT record only.
+# check tables, tests/security/sec_kex_checks.c and sec_hash_checks.c) and a
+# memcheck test (one KAT session with malformed peer messages; hash messages
+# around byte and block boundaries: tests/security/memcheck_flow_kex_hash.c);
+# their zoo variants only when the variant's "expect" declares "memcheck".
 set(NGCC_LABEL_TYPES_security SIG KEM KEX HASH)
 # security/<cand>/hash-widths: output widths of one candidate related by truncation
 include(NgccHashWidths)
@@ -243,8 +245,12 @@ function(ngcc_add_security_tests n)
     _ngcc_add_security_asan(${n})
   endif()
   ngcc_iget(${n} type type)
+  ngcc_iget(${n} key key)
+  ngcc_iget(${n} expect_memcheck expect_memcheck)
   if(NGCC_VALGRIND AND type MATCHES "^(SIG|KEM)$")
     _ngcc_add_memcheck(${n})
+  elseif(NGCC_VALGRIND AND type MATCHES "^(KEX|HASH)$" AND (NOT key MATCHES "~" OR expect_memcheck))
+    _ngcc_add_memcheck(${n}) # zoo variants only when they declare a memcheck verdict (~10 s each)
   endif()
   _ngcc_add_security_selftest(${n})
   if(type STREQUAL "HASH")

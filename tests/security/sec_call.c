@@ -15,6 +15,7 @@ static struct {
     unsigned tag; /* per buffer: guards and fill patterns differ from call to call */
     int pattern;  /* 0: per-call fills; 1, 2: the fixed patterns of sec_call_pattern */
     int stale;    /* 0, or the stale_state fill of sec_call_stale */
+    int direct;   /* KEX incoming messages passed as they are (sec_call_kex_direct) */
 } S;
 
 /* one argument of a call: an input (must come back unchanged) or an output
@@ -296,6 +297,20 @@ int sec_dec(const char *what, const unsigned char *sk, ull sk_len, const unsigne
 
 /* ---- KEX and hash ---- */
 
+/* passes: 1 finished, 0 not yet; init and derive 0; all: -1..-99 errors */
+static void note_kex_rc(const char *api, const char *what, int rc, int pass)
+{
+    sec_rc_add(&S.res->rc, rc);
+    if (rc > (pass ? 1 : 0) || rc < -99)
+        sec_issue_add(&S.res->odd_rc, "%s returned %d at %s (the API documents %s and -1..-99)", api, rc, what,
+                      pass ? "1 (finished), 0 (not finished)" : "0");
+}
+
+void sec_call_kex_direct(int on)
+{
+    S.direct = on;
+}
+
 /* a KEX state: claimed size, the caller's *len bytes first, the rest filled */
 static void inout(arg *a, const char *name, ull claimed, const unsigned char *data, ull *len)
 {
@@ -325,6 +340,7 @@ int sec_kex_init(const char *what, int side, unsigned char *pk, ull *pk_len, uns
     enter(api, what);
     int rc = (side ? S.in->kex.init_b : S.in->kex.init_a)(a[0].b.g.p, pk_len, a[1].b.g.p, sk_len, a[2].b.g.p, st_len);
     after(api, what, a, 3);
+    note_kex_rc(api, what, rc, 0);
     unsigned char *dest[3] = {pk, sk, st};
     finish(a, 3, dest);
     return rc;
@@ -347,10 +363,14 @@ int sec_kex_pass(const char *what, int k, const unsigned char *sk, ull sk_len, c
     unsigned char *inp = NULL;
     if (k > 1)
         inp = in_or_null(&a[n++], inname[k], in, in_len);
+    if (S.direct && in)
+        inp = (unsigned char *)in;
     int sti = n;
     inout(&a[n++], b ? "stb" : "sta", b ? S.cl.stb : S.cl.sta, st, st_len);
     output(&a[n++], mname[k], S.cl.msg, m_len);
     enter(api[k], what);
+    if (S.stale)
+        stale_stack(S.stale);
     int rc;
     if (k == 1)
         rc = S.in->kex.pass1_a(a[0].b.g.p, sk_len, a[1].b.g.p, pk_len, a[2].b.g.p, st_len, a[3].b.g.p, m_len);
@@ -361,6 +381,7 @@ int sec_kex_pass(const char *what, int k, const unsigned char *sk, ull sk_len, c
         rc = S.in->kex.pass3_a(a[0].b.g.p, sk_len, a[1].b.g.p, pk_len, inp, in_len, a[3].b.g.p, st_len, a[4].b.g.p,
                                m_len);
     after(api[k], what, a, n);
+    note_kex_rc(api[k], what, rc, 1);
     unsigned char *dest[5] = {NULL, NULL, NULL, NULL, NULL};
     dest[sti] = st;
     dest[sti + 1] = m;
@@ -377,13 +398,18 @@ int sec_kex_derive(const char *what, int side, const unsigned char *sk, ull sk_l
     input(&a[0], side ? "skb" : "ska", sk, sk_len);
     input(&a[1], side ? "pka" : "pkb", pk, pk_len);
     unsigned char *inp = in_or_null(&a[2], side ? "ma" : "mb", in, in_len);
+    if (S.direct && in)
+        inp = (unsigned char *)in;
     input(&a[3], side ? "stb" : "sta", st, st_len);
     a[3].scratch = 1;
     output(&a[4], side ? "ssb" : "ssa", S.cl.ss, ss_len);
     enter(api, what);
+    if (S.stale)
+        stale_stack(S.stale);
     int rc = (side ? S.in->kex.derive_b : S.in->kex.derive_a)(a[0].b.g.p, sk_len, a[1].b.g.p, pk_len, inp, in_len,
                                                               a[3].b.g.p, st_len, a[4].b.g.p, ss_len);
     after(api, what, a, 5);
+    note_kex_rc(api, what, rc, 0);
     unsigned char *dest[5] = {NULL, NULL, NULL, NULL, ss};
     finish(a, 5, dest);
     return rc;

@@ -33,7 +33,8 @@ int sec_call_drng_draw(unsigned char *out, ull len, const char *what);
 void sec_call_pattern(int which);
 unsigned char sec_call_pattern_byte(int which, ull i);
 
-/* stale_state: from now on (this child) every verify/dec call enters with
+/* stale_state: from now on (this child) every verify/dec call (KEX: pass
+ * and derive) enters with
  * the stack below it (SEC_STALE_STACK bytes) and fresh malloc blocks
  * (glibc M_PERTURB) filled with 0x00 (which 1) or 0xA5 (which 2); 0: off.
  * Under ASan its allocator ignores M_PERTURB: only the stack differs. */
@@ -60,6 +61,10 @@ int sec_dec(const char *what, const unsigned char *sk, ull sk_len, const unsigne
  * is input only but may be wiped: it is not checked for changes. */
 int sec_kex_init(const char *what, int side, unsigned char *pk, ull *pk_len, unsigned char *sk, ull *sk_len,
                  unsigned char *st, ull *st_len);
+/* from now on (this child) the incoming message of a pass or derive is
+ * passed as it is, not as a guarded copy: malformed_input puts it right
+ * before an unreadable page to catch reads past its declared length */
+void sec_call_kex_direct(int on);
 /* pass k = 1, 2 or 3; -100 when the library has no kex_generate_pass3_msg_a */
 int sec_kex_pass(const char *what, int k, const unsigned char *sk, ull sk_len, const unsigned char *pk, ull pk_len,
                  const unsigned char *in, ull in_len, unsigned char *st, ull *st_len, unsigned char *m, ull *m_len);

@@ -48,12 +48,18 @@ void sec_kem_determinism(sec_job *j);
 void sec_seed_dependence(sec_job *j); /* SIG and KEM (sec_seed.c) */
 void sec_stale_state(sec_job *j);     /* SIG and KEM (sec_stale.c) */
 void sec_malformed_input(sec_job *j); /* SIG and KEM (sec_malformed.c) */
+/* unwritten_output's observation for one output of two calls made under
+ * sec_call_pattern 1 (a) and 2 (b): bytes that kept the pattern (sec_determinism.c) */
+void sec_unwritten_compare(sec_job *j, const char *api, const char *name, const unsigned char *a,
+                           unsigned long long alen, const unsigned char *b, unsigned long long blen);
 /* KEX (sec_kex_checks.c) */
 void sec_kex_honest(sec_job *j);
 void sec_kex_seed_dependence(sec_job *j);
 void sec_kex_modified_message(sec_job *j);
 void sec_kex_ephemeral_reuse(sec_job *j);
 void sec_kex_determinism(sec_job *j);
+void sec_kex_malformed_input(sec_job *j); /* sec_kex_malformed.c */
+void sec_kex_stale_state(sec_job *j);     /* sec_kex_stale.c */
 /* HASH (sec_hash_checks.c) */
 void sec_hash_determinism(sec_job *j);
 void sec_hash_digest_length(sec_job *j);

@@ -56,8 +56,8 @@ static const sec_check kem_checks[] = {
     {"return_codes", NULL, NGCC_PASS},
 };
 
-/* KEX: no stale_state, malformed_input, unwritten_output or return_codes
- * (and no memcheck test): those replay SIG/KEM calls only */
+/* KEX: unwritten_output is judged from determinism's two pattern runs,
+ * return_codes from every init, pass and derive */
 static const sec_check kex_checks[] = {
     /* the official call order on one DRNG stream, per KAT record seed: both
      * derive succeed and agree; pass-return conventions */
@@ -67,9 +67,17 @@ static const sec_check kex_checks[] = {
     {"modified_message", sec_kex_modified_message, NGCC_CRYPTOFAIL},
     /* ephemeral values repeating across sessions under other seeds */
     {"ephemeral_reuse", sec_kex_ephemeral_reuse, NGCC_CRYPTOFAIL},
+    /* the passes and derives on honest and negative inputs under two stack
+     * and heap fill patterns: a result that changes read uninitialised memory */
+    {"stale_state", sec_kex_stale_state, NGCC_CRYPTOFAIL},
+    /* malformed peer messages (before an unreadable page) and keys to every
+     * pass and derive that takes one: CRASH or OVERFLOW naming the call */
+    {"malformed_input", sec_kex_malformed_input, NGCC_CRASH},
     {"buffer_safety", NULL, NGCC_OVERFLOW},
     {"claimed_lengths", NULL, NGCC_OVERFLOW},
     {"determinism", sec_kex_determinism, NGCC_MISMATCH},
+    {"unwritten_output", NULL, NGCC_CRYPTOFAIL},
+    {"return_codes", NULL, NGCC_PASS},
 };
 
 static const sec_check hash_checks[] = {

@@ -206,6 +206,12 @@ static void unwritten_in(sec_job *j, const char *api, const char *name, const un
                   api, alen, more);
 }
 
+void sec_unwritten_compare(sec_job *j, const char *api, const char *name, const unsigned char *a, ull alen,
+                           const unsigned char *b, ull blen)
+{
+    unwritten_in(j, api, name, a, alen, b, blen);
+}
+
 void sec_sig_determinism(sec_job *j)
 {
     determinism(j);

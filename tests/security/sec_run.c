@@ -353,9 +353,10 @@ static void judge_observed(sec_state *s, sec_outcome *out)
     if (a->calls_checked == 0 || (i == &a->odd_rc && a->rc.n == 0 && !a->rc.other)) {
         out->notrun = 1;
         snprintf(out->detail, sizeof out->detail, "no call of the instance%s returned",
-                 i != &a->odd_rc   ? ""
-                 : s->probe.is_kem ? " to kem_dec"
-                                   : " to sig_verify");
+                 i != &a->odd_rc                   ? ""
+                 : s->probe.ntype == NGCC_TYPE_KEX ? " to a KEX init, pass or derive"
+                 : s->probe.is_kem                 ? " to kem_dec"
+                                                   : " to sig_verify");
     } else if (i->count) {
         out->verdict = i == &a->odd_rc ? NGCC_FINDING : out->check->fail_verdict;
         out->problems = i->count;
@@ -363,7 +364,10 @@ static void judge_observed(sec_state *s, sec_outcome *out)
     } else if (i == &a->odd_rc) {
         sec_rc_format(&a->rc, codes, sizeof codes);
         out->verdict = NGCC_PASS;
-        snprintf(out->detail, sizeof out->detail, "%s return codes: %s", s->probe.is_kem ? "kem_dec" : "sig_verify",
+        snprintf(out->detail, sizeof out->detail, "%s return codes: %s",
+                 s->probe.ntype == NGCC_TYPE_KEX ? "KEX init, pass and derive"
+                 : s->probe.is_kem               ? "kem_dec"
+                                                 : "sig_verify",
                  codes);
     } else {
         out->verdict = NGCC_PASS;

@@ -1,0 +1,36 @@
+/* ngcc-security: one honest KEX session in the official call order (seed,
+ * init_a, init_b, passes until one returns 1 or after pass 3, derive_a,
+ * derive_b), keeping every call's inputs, so that a check can repeat any
+ * one call from the honest state before it (malformed_input, stale_state)
+ * and memcheck can replay it. Calls go through the sec_call.h wrappers. */
+#ifndef SEC_KEX_TRACE_H
+#define SEC_KEX_TRACE_H
+
+#include "sec_call.h"
+
+#define SEC_KEX_MAXP 3
+#define SEC_KEX_NOT_CALLED (-1000)
+
+typedef struct {
+    unsigned char *pk[2], *sk[2]; /* [0] = A, [1] = B */
+    ull pk_len[2], sk_len[2];
+    /* 1-based: message k and its sender's state before pass k */
+    unsigned char *m[SEC_KEX_MAXP + 1], *st_before[SEC_KEX_MAXP + 1];
+    ull m_len[SEC_KEX_MAXP + 1], st_before_len[SEC_KEX_MAXP + 1];
+    unsigned char *st_end[2]; /* each party's state after its last pass (derive's input) */
+    ull st_end_len[2];
+    unsigned char *ss[2];
+    ull ss_len[2];
+    int passes;         /* passes that returned 0 or 1 */
+    int last_a, last_b; /* the last pass each party sent (0: none) */
+    int rc[6];          /* [1..3] passes, [4] derive_a, [5] derive_b: return codes, or SEC_KEX_NOT_CALLED */
+    int derived;        /* both derives returned 0 */
+    char error[300];    /* the first error return */
+} sec_kex_trace;
+
+/* 0 if the whole session ran (derives included), else -1 with t->error (the
+ * first error; both derives are tried once the passes are done) */
+int sec_kex_trace_run(const sec_claims *c, sec_kex_trace *t, const unsigned char *seed, const char *what);
+void sec_kex_trace_free(sec_kex_trace *t);
+
+#endif
