@@ -273,6 +273,12 @@ check("an NGCC_SUBMISSIONS entry that does not exist is a tree error naming it (
 field(ngcc-discovery-rel V-1 ai a)
 check("a relative NGCC_SUBMISSIONS entry is resolved against the working folder (${a})" "a STREQUAL \"V_1\"")
 
+# Makefile defines over continued lines and operators (quirk class 30), and -I folders
+file(WRITE "${WORK}/mk/inst/Makefile" "CFLAGS = -O3 -Wall \\\n   -DNDEBUG\nCPPFLAGS += -I. -Isrc \\\n\t-DHAVE_SYS_RANDOM_H -DHAVE_GETRANDOM \\\n\t-DSYDO_REF_NGCC\nkat: CPPFLAGS += -DPARAMS=1\n")
+ngcc_build_file_hints("${WORK}/mk" "${WORK}/mk/inst" h)
+check("Makefile hints read +=, continued lines and -I (${h})"
+  "h STREQUAL \"NDEBUG||Makefile;HAVE_SYS_RANDOM_H||Makefile;HAVE_GETRANDOM||Makefile;SYDO_REF_NGCC||Makefile;-I.||Makefile;-Isrc||Makefile;PARAMS|1|Makefile\"")
+
 # build-time hints (NgccBuildHints.cmake) on a synthetic instance
 include(NgccBuildHints)
 set(NGCC_INSTANCE_DIR "${WORK}/hints")
