@@ -5,6 +5,8 @@
 # NGCC_INSTANCE_DIR.
 #
 # ngcc_build_hints(<first error> <out>): out is "" or one hint text:
+# - a static definition after a plain declaration: where the declaration is
+#   and what to do (glibc's under _GNU_SOURCE, or the candidate's header);
 # - a missing header included under #ifdef X / #ifndef X / #if [!]defined(X)
 #   names X as the likely define (with the build file that sets it, if any);
 # - an identifier in the error that a build file sets
@@ -81,8 +83,47 @@ function(_ngcc_enclosing_condition file line out name)
   endforeach()
 endfunction()
 
-function(ngcc_build_hints err out)
+# 0. "static declaration of 'f' follows non-static declaration": the note
+# naming the earlier declaration is read from the flag sets' build logs
+# (${ROOT}/${VARIANT}-<set>.log). Earlier in a system header: glibc declares f
+# under _GNU_SOURCE, which the published sets define (quirk class 23);
+# earlier in the candidate's own header: a Windows-built package (MSVC
+# accepts a static definition after a plain declaration, quirk class 26).
+function(_ngcc_hint_static_clash err out)
   set(hint "")
+  if(err MATCHES "^([^:]+:[0-9]+):[0-9]+: error: static declaration of '([A-Za-z_0-9]+)' follows non-static")
+    set(def "${CMAKE_MATCH_1}")
+    set(fn "${CMAKE_MATCH_2}")
+    set(prev "")
+    file(GLOB logs "${ROOT}/${VARIANT}-*.log")
+    foreach(l IN LISTS logs)
+      file(STRINGS "${l}" note REGEX "note: previous (declaration|implicit declaration) of '${fn}'" LIMIT_COUNT 1)
+      if(note MATCHES "^([^:]+:[0-9]+):")
+        set(prev "${CMAKE_MATCH_1}")
+        break()
+      endif()
+    endforeach()
+    if(prev MATCHES "^/usr/")
+      set(hint "glibc declares ${fn} (${prev}) because the published flag sets define _GNU_SOURCE; the \
+candidate's own static ${fn} (${def}) clashes with it: build without the macro with \
+\"flags\": [\"-U_GNU_SOURCE\"] (its own build files use a strict -std without feature macros)")
+    elseif(prev)
+      set(hint "${fn} is declared without static at ${prev} and defined static at ${def} (MSVC accepts \
+this, GCC has no flag for it): give a copy of that header without the plain declaration (or with static) \
+in a folder of your own through \"include_dirs\", or leave the file out with \"sources_exclude\"")
+    else()
+      set(hint "${fn} is defined static at ${def} after a plain declaration elsewhere; the build log names it")
+    endif()
+  endif()
+  set(${out} "${hint}" PARENT_SCOPE)
+endfunction()
+
+function(ngcc_build_hints err out)
+  _ngcc_hint_static_clash("${err}" hint)
+  if(hint)
+    set(${out} "${hint}" PARENT_SCOPE)
+    return()
+  endif()
   # 1. a missing header under a conditional names the likely define
   # (gcc: "fatal error: x.h: No such file or directory"; clang, with
   # NGCC_INSTANCE_COMPILER=clang: "fatal error: 'x.h' file not found")
