@@ -57,6 +57,10 @@ function(ngcc_add_build_test n variant)
   string(REPLACE ";" "," not_for_type "${not_for_type}")
   ngcc_expect(${n} build BUILDOK expect)
   set(name "build/${id}/${key}")
+  set(expect_helpers "") # (fixtures: an ERE over the plain build's exported helpers, comma-joined)
+  if(variant STREQUAL "plain")
+    ngcc_iget(${n} expect_build.helpers expect_helpers)
+  endif()
   if(NOT variant STREQUAL "plain")
     string(APPEND name "/${variant}")
   endif()
@@ -67,6 +71,7 @@ function(ngcc_add_build_test n variant)
       "-DRECORD=${records}/build-${variant}.json" "-DGENERATOR=${CMAKE_GENERATOR}"
       "-DINSTANCE_SRC=${PROJECT_SOURCE_DIR}/cmake/instance" "-DFLAGSETS=${flagsets_arg}"
       -DEXPECT=${expect} "-DNAME=${id}/${key}" "-DLABELS_NOT_FOR_TYPE=${not_for_type}"
+      "-DEXPECT_HELPERS=${expect_helpers}"
       "-DSUITE_OBJECTS_DIR=${CMAKE_BINARY_DIR}/suite-objects"
       -P ${PROJECT_SOURCE_DIR}/cmake/NgccBuildInstance.cmake)
   ngcc_timeout(${n} build t)
