@@ -2,7 +2,7 @@
 # ngcc_add_katx_impls_tests in NgccKatCross.cmake): replays the first N KAT
 # records on the plain build of each implementation of one ALGORITHM_INSTANCE
 # and compares the produced texts with the first member's (the Reference),
-# record by record and line by line. Writes katx-impls.json into each
+# record by record and line by line. Writes katx-impls.json into the first
 # member's records folder.
 # -D inputs: KAT, EMULATOR (comma-separated), MEMBERS (comma-separated
 #            "<key>|<impl>|<library>|<records dir>"), N, NAME, WORK, EXPECT,
@@ -178,18 +178,19 @@ endif()
 set(rec "{}")
 string(JSON rec SET "${rec}" schema 1)
 string(JSON rec SET "${rec}" kind "\"katx-impls\"")
-foreach(k name verdict detail)
+set(name "${NAME}")
+set(expected "${EXPECT}")
+foreach(k name verdict expected detail)
   string(REPLACE "\\" "\\\\" q "${${k}}")
   string(REPLACE "\"" "\\\"" q "${q}")
   string(JSON rec SET "${rec}" ${k} "\"${q}\"")
 endforeach()
 string(JSON rec SET "${rec}" records ${N})
-foreach(rdir IN LISTS rdirs)
-  if(IS_DIRECTORY "${rdir}")
-    file(WRITE "${rdir}/katx-impls.json.tmp" "${rec}\n")
-    file(RENAME "${rdir}/katx-impls.json.tmp" "${rdir}/katx-impls.json")
-  endif()
-endforeach()
+list(GET rdirs 0 rdir) # (the first member's, the Reference's: one record per group)
+if(IS_DIRECTORY "${rdir}")
+  file(WRITE "${rdir}/katx-impls.json.tmp" "${rec}\n")
+  file(RENAME "${rdir}/katx-impls.json.tmp" "${rdir}/katx-impls.json")
+endif()
 
 message("ngcc: verdict katx ${NAME}: ${verdict}: ${detail}")
 if(verdict STREQUAL "SKIP")
