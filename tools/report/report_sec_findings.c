@@ -2,7 +2,8 @@
  * candidate, with the instances it affects. Sources: the failed checks and
  * reported FINDINGs of security.json and sanitizer.json, every distinct
  * sanitizer report a sanitizer record lists, a memcheck.json and a ct.json
- * that did not pass. Rows are grouped by (check, verdict, title with its
+ * that did not pass, and the exported helpers a build record finds drawing
+ * randomness elsewhere than the DRNG (kind "static"). Rows are grouped by (check, verdict, title with its
  * counts and record numbers blanked): the same flaw in WOTS-128 and WOTS-192
  * is one row naming both. */
 #define _GNU_SOURCE
@@ -240,16 +241,31 @@ static void from_record(finding_set *s, const rp_record *r, const char *kind, co
     add(s, kind, kind, v, title, inst);
 }
 
-/* the record(s) and the check; a whole-record finding (memcheck, ct) its verdict */
+/* the exported helpers a build record found drawing randomness elsewhere
+ * than the DRNG (build-plain.json "exported_helper_findings") */
+static void from_build(finding_set *s, const rp_record *r, const char *inst)
+{
+    const cJSON *arr = r && r->json ? rj_get(r->json, "exported_helper_findings") : NULL, *e;
+    cJSON_ArrayForEach(e, arr)
+    {
+        const char *d = rj_str(e, "detail");
+        if (d)
+            add(s, "build-plain", "exported_helper_findings", "FINDING", d, inst);
+    }
+}
+
+/* the record(s) and the check; a whole-record finding (memcheck, ct) its
+ * verdict, a build record's its field */
 static void evidence(rd_table *t, const rs_ctx *x, const finding *f)
 {
     int whole = !strcmp(f->check, "memcheck") || !strcmp(f->check, "ct");
+    int field = !strcmp(f->check, "exported_helper_findings");
+    const char *what = whole ? "" : field ? "field " : "check ", *name = whole ? "verdict" : f->check;
     if (!strchr(f->insts, ',') && !strchr(f->files, ','))
-        rd_cell_text(t, "%s/%s/%s, %s%s", x->cand->id, f->first_inst, f->files, whole ? "" : "check ",
-                     whole ? "verdict" : f->check);
+        rd_cell_text(t, "%s/%s/%s, %s%s", x->cand->id, f->first_inst, f->files, what, name);
     else
-        rd_cell_text(t, "%s of %s, %s%s", f->files, strchr(f->insts, ',') ? "each instance" : f->first_inst,
-                     whole ? "" : "check ", whole ? "verdict" : f->check);
+        rd_cell_text(t, "%s of %s, %s%s", f->files, strchr(f->insts, ',') ? "each instance" : f->first_inst, what,
+                     name);
 }
 
 void rs_findings_list(rs_ctx *x)
@@ -269,6 +285,7 @@ void rs_findings_list(rs_ctx *x)
             from_record(&s, mc, "memcheck", in->key);
         if (ct && ct->json)
             from_record(&s, ct, "ct", in->key);
+        from_build(&s, rp_find(in, "build", "plain"), in->key);
     }
     if (!s.n)
         return;
@@ -277,7 +294,7 @@ void rs_findings_list(rs_ctx *x)
     for (size_t i = 0; i < s.n; i++) {
         const finding *f = &s.f[i];
         rd_cell_text(t, "F-%s-%zu", x->cand->id, i + 1);
-        rd_cell_text(t, "runtime");
+        rd_cell_text(t, "%s", strcmp(f->check, "exported_helper_findings") ? "runtime" : "static");
         rd_cell_text(t, "%s", f->insts);
         rd_cell_text(t, "%s", f->verdict);
         int note = f->titles_differ ? rd_note(x->doc,
@@ -288,7 +305,8 @@ void rs_findings_list(rs_ctx *x)
         rd_cell_note(t, note, "%s", f->title);
         evidence(t, x, f);
     }
-    rd_para(x->doc, "Runtime findings: found by running the instance, one row per distinct finding with the "
+    rd_para(x->doc, "Runtime findings: found by running the instance; static ones: read from the candidate's "
+                    "objects at build time. One row per distinct finding with the "
                     "instances it affects (the title is the first clause of the check's detail, a sanitizer "
                     "report's first line and site, valgrind's first error, or the first secret-dependent sites; "
                     "the evidence is the record and its check).");

@@ -1,9 +1,9 @@
 /* Section 3's "Exported helpers": the global functions the candidate's own
  * objects define beyond the official API (build-plain.json
  * "exported_helpers", read with nm before the version script hides them),
- * one row per distinct list with the instances that have it. Listed, not
- * judged: a helper that makes keys from a constant or draws randomness
- * outside the DRNG is for the evaluator to spot. */
+ * one row per distinct list with the instances that have it. Those drawing
+ * randomness outside the DRNG are findings (report_sec_findings.c); a helper
+ * that makes keys from a constant is for the evaluator to spot here. */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
@@ -59,5 +59,7 @@ void rs_exported_helpers(rs_ctx *x)
     if (t)
         rd_para(x->doc, "Global functions the candidate's own objects define besides the official API and the ICCS "
                         "functions (nm, before the version script hides them): any code linked with the objects can "
-                        "call them. Listed, not judged.");
+                        "call them. One whose calls reach another random generator than the DRNG (rand(), "
+                        "getrandom(), RAND_bytes()...) is also a static finding below; one that makes keys from a "
+                        "constant is only listed here.");
 }
