@@ -57,6 +57,12 @@ function(ngcc_add_build_test n variant)
   string(REPLACE ";" "," not_for_type "${not_for_type}")
   ngcc_expect(${n} build BUILDOK expect)
   set(name "build/${id}/${key}")
+  set(expect_helpers "") # (fixtures: an ERE over the plain build's exported helpers, comma-joined)
+  set(expect_helper_findings "") # (and over their findings' details, "; "-joined)
+  if(variant STREQUAL "plain")
+    ngcc_iget(${n} expect_build.helpers expect_helpers)
+    ngcc_iget(${n} expect_build.helper_findings expect_helper_findings)
+  endif()
   if(NOT variant STREQUAL "plain")
     string(APPEND name "/${variant}")
   endif()
@@ -67,6 +73,7 @@ function(ngcc_add_build_test n variant)
       "-DRECORD=${records}/build-${variant}.json" "-DGENERATOR=${CMAKE_GENERATOR}"
       "-DINSTANCE_SRC=${PROJECT_SOURCE_DIR}/cmake/instance" "-DFLAGSETS=${flagsets_arg}"
       -DEXPECT=${expect} "-DNAME=${id}/${key}" "-DLABELS_NOT_FOR_TYPE=${not_for_type}"
+      "-DEXPECT_HELPERS=${expect_helpers}" "-DEXPECT_HELPER_FINDINGS=${expect_helper_findings}"
       "-DSUITE_OBJECTS_DIR=${CMAKE_BINARY_DIR}/suite-objects"
       -P ${PROJECT_SOURCE_DIR}/cmake/NgccBuildInstance.cmake)
   ngcc_timeout(${n} build t)
@@ -206,6 +213,7 @@ function(ngcc_add_instance_tests)
       endif()
     endforeach()
   endforeach()
+  ngcc_add_katx_impls_tests() # (across the instances: NgccKatCross.cmake)
   ngcc_add_tree_error_tests()
   ngcc_add_hash_widths_tests() # candidate-level, over the hash instances registered above
   ngcc_add_selftests()

@@ -181,76 +181,6 @@ static void return_codes(rs_ctx *x)
     }
 }
 
-/* the first clause of a check's failure text: up to ": ", "; " or " (" */
-static void first_clause(const char *d, char *out, size_t cap)
-{
-    size_t n = strlen(d);
-    static const char *const stops[] = {": ", "; ", " ("};
-    for (size_t i = 0; i < sizeof stops / sizeof stops[0]; i++) {
-        const char *p = strstr(d, stops[i]);
-        if (p && (size_t)(p - d) < n)
-            n = (size_t)(p - d);
-    }
-    snprintf(out, cap, "%.*s", (int)n, d);
-}
-
-/* a hash collision's title names both inputs and the digest: the whole
- * detail but its trailing " (N of M cases)" */
-static void finding_title(const char *d, char *out, size_t cap)
-{
-    static const char collision[] = "CryptHash collision: ";
-    if (strncmp(d, collision, sizeof collision - 1) != 0) {
-        first_clause(d, out, cap);
-        return;
-    }
-    const char *end = NULL;
-    for (const char *p = strstr(d, " ("); p; p = strstr(p + 1, " ("))
-        end = p;
-    int n = end && strstr(end, " cases)") ? (int)(end - d) : (int)strlen(d);
-    snprintf(out, cap, "%.*s", n, d);
-}
-
-/* The findings list in the published inventory's style: one row per check
- * of a security or sanitizer record that did not pass (a failed check or a
- * reported FINDING), numbered F-<candidate>-<n>; nothing for a candidate
- * whose checks all passed. */
-static void findings_list(rs_ctx *x)
-{
-    static const char *const kinds[] = {"security", "sanitizer"};
-    rd_table *t = NULL;
-    int n = 0;
-    for (size_t i = 0; i < x->cand->ninst; i++) {
-        const rp_instance *in = &x->cand->inst[i];
-        for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
-            const rp_record *r = rp_find(in, kinds[k], NULL);
-            const cJSON *checks = r && r->json ? rj_get(r->json, "checks") : NULL;
-            const cJSON *c;
-            cJSON_ArrayForEach(c, checks)
-            {
-                const char *v = rj_str(c, "verdict"), *name = rj_str(c, "name"), *d = rj_str(c, "detail");
-                if (!v || !name || !strcmp(v, "PASS") || !strcmp(v, "NOTRUN"))
-                    continue;
-                const char *fa = !strcmp(v, "FAIL") ? rj_str(c, "fails_as") : NULL;
-                char title[600];
-                finding_title(d ? d : "no detail recorded", title, sizeof title);
-                if (!t) {
-                    rd_heading(x->doc, 3, "Security findings");
-                    t = rd_table_new(x->doc, "llllll", "ID", "Kind", "Instance", "Verdict", "Title", "Evidence");
-                }
-                rd_cell_text(t, "F-%s-%d", x->cand->id, ++n);
-                rd_cell_text(t, "runtime");
-                rd_cell_text(t, "%s", in->key);
-                rd_cell_text(t, "%s", fa ? fa : v);
-                rd_cell_text(t, "%s", title);
-                rd_cell_text(t, "%s/%s.json, check %s", rs_inst_dir(x, in), kinds[k], name);
-            }
-        }
-    }
-    if (t)
-        rd_para(x->doc, "Runtime findings: found by running the instance (the title is the first clause of the "
-                        "check's detail; the evidence is the record and its check).");
-}
-
 static void security_table(rs_ctx *x)
 {
     rd_heading(x->doc, 3, "Security checks");
@@ -285,7 +215,7 @@ static void security_table(rs_ctx *x)
         security_row(x, t, &x->cand->inst[i], names, n, san, mem);
     rd_para(x->doc, "Each check is one CMocka case of the security test; \"not run\" means the record lists no such "
                     "check for that instance.");
-    findings_list(x);
+    rs_findings_list(x);
     return_codes(x);
 }
 
@@ -299,5 +229,6 @@ void rs_section_functional(rs_ctx *x)
                         "and one verdict each.");
     kat_table(x);
     flags_table(x);
+    rs_exported_helpers(x);
     security_table(x);
 }

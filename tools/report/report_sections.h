@@ -20,6 +20,11 @@ void rs_section_resources(rs_ctx *x);   /* 5 */
 void rs_section_sizes(rs_ctx *x);       /* 6 (sizes and symmetric primitives) */
 void rs_section_evidence(rs_ctx *x);    /* 7 */
 
+/* section 3: one row per distinct security finding (report_sec_findings.c) */
+void rs_findings_list(rs_ctx *x);
+/* section 3: the candidate's exported helpers (report_sec_helpers.c) */
+void rs_exported_helpers(rs_ctx *x);
+
 /* a record's verdict ("PASS", ...) or NULL */
 const char *rs_rec_verdict(const rp_record *r);
 /* 1 if the verdict is one that needs no note (PASS, BUILDOK) */
