@@ -30,10 +30,12 @@ foreach(t badjson 算法甲 算法乙 ownline)
   file(WRITE "${T}/${t}/ngcc.json" "{\"libraries\": [\"OpenSSL::Crypto\"]}\n")
 endforeach()
 file(WRITE "${T}/badjson/ngcc.json" "{\"instances\": \n")
-file(GLOB_RECURSE h "${T}/ownline/*/KEM_AlgorithmInstance.h")
-file(READ "${h}" text)
-string(REPLACE "int kem_keygen(" "int\nkem_keygen(" text "${text}")
-file(WRITE "${h}" "${text}")
+file(GLOB_RECURSE hs "${T}/ownline/*/KEM_AlgorithmInstance.h")
+foreach(h IN LISTS hs)
+  file(READ "${h}" text)
+  string(REPLACE "int kem_keygen(" "int\nkem_keygen(" text "${text}")
+  file(WRITE "${h}" "${text}")
+endforeach()
 
 execute_process(COMMAND ${CMAKE_COMMAND} -S "${SRC}" -B "${WORK}/build" -G Ninja
   "-DNGCC_SUBMISSIONS=${T};${WORK}/no-such-tree"
