@@ -25,14 +25,17 @@
 #   * otherwise (official .c next to a modified header): the copy stays and is
 #     compiled with -fno-sanitize=undefined (ASan stays on), scoped to that
 #     one file.
-# We chose substitution over UBSan runtime suppressions: the instance library
-# is built with -fno-sanitize-recover=all, and the "_abort" handlers of the
-# UBSan runtime die even for a suppressed report, so a suppression file would
-# need recoverable UBSan for the whole library (a different halting model for
-# every other report); substitution also keeps the ICCS boundary checked (an
-# out-of-bounds write of get_random_number into a too-short candidate buffer
-# is still caught, in our code). Either way no UBSan report can come from an
-# official copy; the instance gets a note, never a verdict, for it.
+# We chose substitution over UBSan runtime suppressions: substitution keeps
+# the ICCS boundary checked (an out-of-bounds write of get_random_number into
+# a too-short candidate buffer is still caught, in our code). Either way no
+# UBSan report can come from a recognised official copy; the instance gets a
+# note, never a verdict, for it. The note names the rule that recognised
+# each copy: "sha256", "sha256 after CR/BOM removal" or "override
+# iccs_official". A copy recognised by none (e.g. the official drng.c with
+# blank lines added) is built as the candidate's code; its UB is then
+# recognised at run time by its site (tests/security/sec_memerr.h: "shift
+# exponent 32" in sm3_bit_compress of drng.c, from init_random_number; the
+# library recovers from UBSan reports), again a note naming that rule.
 
 list(APPEND NGCC_OVERRIDE_LIST_KEYS iccs_official)
 
@@ -152,8 +155,8 @@ remove it from \"iccs_official\"")
   if(official_names)
     set(names "")
     foreach(o IN LISTS official)
-      string(REGEX REPLACE "\\|.*" "" o "${o}")
-      list(APPEND names "${o}")
+      string(REPLACE "|" " (by " o "${o}")
+      list(APPEND names "${o})")
     endforeach()
     list(JOIN names ", " t)
     set(note "official ICCS copies: ${t}")

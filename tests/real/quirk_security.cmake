@@ -113,12 +113,16 @@ else()
   expect(fxq-iccs/TPL-128 discovery.json iccs note EQUALS "")
   expect(fxq-iccs/TPL-128~official discovery.json iccs official 0 by EQUALS "override iccs_official")
   expect(fxq-iccs/TPL-128~official discovery.json iccs sanitizer_substituted 0 EQUALS "drng.c")
-  expect(fxq-iccs/TPL-128 sanitizer.json verdict EQUALS UNDEFINED)
-  expect(fxq-iccs/TPL-128 sanitizer.json detail MATCHES "^UBSan: shift exponent 32 .* in sm3_bit_compress \\(drng.c:[0-9]+:[0-9]+\\)")
+  # an unrecognised copy: the template's UB recognised by its site, a note
+  expect(fxq-iccs/TPL-128 sanitizer.json verdict EQUALS PASS)
+  expect(fxq-iccs/TPL-128 sanitizer.json detail MATCHES
+    "note: template UB, not the candidate's \\(rule: template-UB site.*UBSan: shift exponent 32 .* in sm3_bit_compress \\(drng.c:[0-9]+:[0-9]+\\)")
+  expect(fxq-iccs/TPL-128 sanitizer.json reports 0 class EQUALS NOTE)
   expect(fxq-iccs/TPL-128~official sanitizer.json verdict EQUALS PASS)
   expect(fxq-iccs/TPL-128~official sanitizer.json iccs_note MATCHES "drng.c replaced by the suite's bit-identical ICCS code")
   expect(fxq-iccs/TPL-128~official security.json verdict EQUALS PASS)
   expect(fxq-iccs/UB-128 sanitizer.json verdict EQUALS UNDEFINED)
+  expect(fxq-iccs/UB-128 sanitizer.json reports 0 site MATCHES "^ub_checksum \\(SIG_AlgorithmInstance.c:15:[0-9]+\\)$")
   expect(fxq-iccs/UB-128 sanitizer.json detail MATCHES "signed integer overflow.* in ub_checksum \\(SIG_AlgorithmInstance.c:15:[0-9]+\\)")
   expect(fxq-iccs/UB-128 security.json verdict EQUALS PASS)
   # ---- class 20 on fx-xkem ----

@@ -25,11 +25,13 @@ int sec_buf_alloc(sec_buf *b, size_t len, unsigned tag, const unsigned char *ini
     memset(b, 0, sizeof *b);
     b->exact = use_exact;
     if (b->exact) {
-        /* malloc(0) too: any access to a 0-byte buffer must be reported */
-        b->g.base = malloc(len);
-        if (!b->g.base && len)
+        /* any access to a 0-byte buffer must be reported: ASan makes
+         * malloc(0) one addressable byte, so an empty buffer starts just
+         * past a 1-byte block, in its redzone */
+        b->g.base = malloc(len ? len : 1);
+        if (!b->g.base)
             return -1;
-        b->g.p = b->g.base;
+        b->g.p = len ? b->g.base : b->g.base + 1;
         b->g.len = len;
     } else if (ngcc_gbuf_alloc(&b->g, len, tag, 0)) {
         return -1;

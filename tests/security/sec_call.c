@@ -12,10 +12,11 @@ static struct {
     ngcc_instance *in;
     sec_result *res;
     sec_claims cl;
-    unsigned tag; /* per buffer: guards and fill patterns differ from call to call */
-    int pattern;  /* 0: per-call fills; 1, 2: the fixed patterns of sec_call_pattern */
-    int stale;    /* 0, or the stale_state fill of sec_call_stale */
-    int direct;   /* KEX incoming messages passed as they are (sec_call_kex_direct) */
+    unsigned tag;   /* per buffer: guards and fill patterns differ from call to call */
+    int pattern;    /* 0: per-call fills; 1, 2: the fixed patterns of sec_call_pattern */
+    int stale;      /* 0, or the stale_state fill of sec_call_stale */
+    int direct;     /* KEX incoming messages passed as they are (sec_call_kex_direct) */
+    int mark_calls; /* "#CALL <where>" on stderr before every call */
 } S;
 
 /* one argument of a call: an input (must come back unchanged) or an output
@@ -128,6 +129,25 @@ static __attribute__((noinline)) void stale_stack(int which)
 static void enter(const char *api, const char *what)
 {
     snprintf(S.res->where, sizeof S.res->where, "%s at %s", api, what);
+    if (S.mark_calls) /* sanitizer runs: a report names the call it happened in */
+        dprintf(2, "#CALL %s\n", S.res->where);
+}
+
+void sec_call_mark_calls(int on)
+{
+    S.mark_calls = on;
+}
+
+/* a rerun's call that ended an earlier child (sec_result.skip_call): counted,
+ * not made */
+static int skipped(void)
+{
+    for (int i = 0; i < S.res->nskip; i++)
+        if (S.res->skip_call[i] == S.res->progress) {
+            S.res->progress++;
+            return 1;
+        }
+    return 0;
 }
 
 /* the first changed byte of an input, or -1 */
@@ -252,6 +272,11 @@ int sec_verify(const char *what, const unsigned char *pk, ull pk_len, const unsi
     input(&a[1], "sn", sn, sn_len);
     input(&a[2], "m", m, m_len);
     enter("sig_verify", what);
+    if (skipped()) {
+        unsigned char *none[3] = {NULL, NULL, NULL};
+        finish(a, 3, none);
+        return -1;
+    }
     if (S.stale)
         stale_stack(S.stale);
     int rc = S.in->sig.verify(a[0].b.g.p, pk_len, a[1].b.g.p, sn_len, a[2].b.g.p, m_len);
@@ -285,6 +310,11 @@ int sec_dec(const char *what, const unsigned char *sk, ull sk_len, const unsigne
     input(&a[1], "ct", ct, ct_len);
     output(&a[2], "ss", S.cl.ss, ss_len);
     enter("kem_dec", what);
+    if (skipped()) {
+        unsigned char *none[3] = {NULL, NULL, NULL};
+        finish(a, 3, none);
+        return -1;
+    }
     if (S.stale)
         stale_stack(S.stale);
     int rc = S.in->kem.dec(a[0].b.g.p, sk_len, a[1].b.g.p, ct_len, a[2].b.g.p, ss_len);

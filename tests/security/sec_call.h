@@ -21,6 +21,9 @@ typedef struct {
 /* the claimed lengths, from the library's getters */
 void sec_claims_read(const ngcc_instance *in, sec_claims *cl);
 void sec_call_begin(ngcc_instance *in, sec_result *res, const sec_claims *cl);
+/* sanitizer runs: "#CALL <api> at <what>" on stderr before every call, so
+ * a recovered report in the log names its call (sec_memerr context) */
+void sec_call_mark_calls(int on);
 /* init_random_number(&drng_algorithm, seed, 64) inside the library */
 void sec_call_seed(const unsigned char *seed, const char *what);
 /* len bytes from drng_algorithm inside the library (its get_random_number);

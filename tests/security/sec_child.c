@@ -4,11 +4,13 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <time.h>
 
 #include "ngcc_child.h"
+#include "ngcc_util.h"
 
 enum { ENDED, STALLED, OUT_OF_BUDGET };
 
@@ -53,6 +55,16 @@ static void describe_end(const ngcc_child_result *cr, const sec_result *res, con
         snprintf(end->detail, sizeof end->detail, "the process exited with code %d after %s", cr->code, where);
 }
 
+/* the ASan report that ended the child, if any */
+static int fatal_report(const char *log_path, sec_memerr *e)
+{
+    size_t len;
+    char *text = ngcc_read_file(log_path, &len);
+    int found = text && sec_memerr_sanitizer_fatal(text, e) == 1;
+    free(text);
+    return found;
+}
+
 void sec_child_run(int (*fn)(void *, int), void *arg, sec_result *res, const sec_child_opts *o, sec_end *end)
 {
     memset(end, 0, sizeof *end);
@@ -86,9 +98,10 @@ void sec_child_run(int (*fn)(void *, int), void *arg, sec_result *res, const sec
         end->verdict = NGCC_PASS;
         return;
     }
-    if (o->sanitizer && o->log_path && sec_memerr_sanitizer(o->log_path, &end->memerr) == 1) {
-        /* a report of a crash (SEGV) is the check's CRASH; undefined behaviour
-         * (UNDEFINED) and bad accesses (OVERFLOW) fail the check as such */
+    if (o->sanitizer && o->log_path && fatal_report(o->log_path, &end->memerr)) {
+        /* a report of a crash (SEGV) is the check's CRASH; bad accesses
+         * (OVERFLOW) fail the check as such (UBSan recovers: its reports
+         * never end the child, sec_run collects them from the log) */
         end->verdict = end->memerr.verdict;
         snprintf(end->detail, sizeof end->detail, "%.280s, during %.190s", end->memerr.summary, where);
         return;

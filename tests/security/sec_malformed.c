@@ -183,7 +183,7 @@ static void run_input(const sec_job *j, int item, int k, const char *what, mal_o
         snprintf(ended, cap, "ended the process (exit code %d)", WIFEXITED(st) ? WEXITSTATUS(st) : -1);
     char *text = take_output(out);
     sec_memerr me;
-    if (ended[0] && j->opt->sanitizer && text && sec_memerr_sanitizer_text(text, &me) == 1) { /* the report names it */
+    if (ended[0] && j->opt->sanitizer && text && sec_memerr_sanitizer_fatal(text, &me) == 1) { /* the report names it */
         *v = me.verdict;
         snprintf(ended, cap, "%.*s", (int)cap - 1, me.summary);
         sec_memerr_free(&me);

@@ -110,6 +110,29 @@ static void add_return_codes(cJSON *r, const sec_state *s)
         cJSON_AddNumberToObject(h, "other", (double)s->obs.rc.other);
 }
 
+/* every distinct sanitizer report (sec_reports.h) */
+static void add_reports(cJSON *r, const sec_state *s)
+{
+    if (!s->opt.sanitizer)
+        return;
+    cJSON *a = cJSON_AddArrayToObject(r, "reports");
+    for (int i = 0; i < s->reports.n; i++) {
+        const sec_report *p = &s->reports.r[i];
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "class", p->e.template_ub ? "NOTE" : ngcc_verdict_name(p->e.verdict));
+        if (p->e.template_ub)
+            cJSON_AddStringToObject(o, "note", "the ICCS template's UB (rule: template-UB site), not the candidate's");
+        cJSON_AddStringToObject(o, "kind", p->e.kind);
+        cJSON_AddStringToObject(o, "first_line", p->e.first_line);
+        cJSON_AddStringToObject(o, "site", p->e.site);
+        cJSON_AddStringToObject(o, "check", p->who);
+        cJSON_AddStringToObject(o, "case", p->e.context);
+        cJSON_AddNumberToObject(o, "count", (double)p->count);
+        cJSON_AddItemToArray(a, o);
+    }
+    cJSON_AddNumberToObject(r, "reports_dropped", (double)s->reports.dropped);
+}
+
 int sec_record_write(const sec_state *s, ngcc_frame *f, const char *start_utc)
 {
     cJSON *r = ngcc_frame_record_new(f); /* kind "security" or "sanitizer" */
@@ -122,6 +145,7 @@ int sec_record_write(const sec_state *s, ngcc_frame *f, const char *start_utc)
     add_parameters(r, s);
     add_checks(r, s);
     add_return_codes(r, s);
+    add_reports(r, s);
     if (s->opt.iccs_note)
         cJSON_AddStringToObject(r, "iccs_note", s->opt.iccs_note);
     else

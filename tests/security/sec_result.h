@@ -8,6 +8,7 @@
 
 #define SEC_DETAIL 480
 #define SEC_RC_SLOTS 16
+#define SEC_SKIP_MAX 8
 
 /* the first problem of one kind and how many there were */
 typedef struct {
@@ -51,6 +52,11 @@ typedef struct {
     unsigned long implicit_rejections, error_returns;
     /* material with time_first: keygen, sign|enc, verify|dec of the first item (s) */
     double op_seconds[3];
+    /* a check rerun after an ASan report ended its child (sec_run): the
+     * verify/dec calls (by index: progress before them) that ended earlier
+     * children are not made again; they return -1 */
+    unsigned long skip_call[SEC_SKIP_MAX];
+    int nskip;
 } sec_result;
 
 /* A check's outcome is an ngcc_verdict (NGCC_PASS, NGCC_FINDING: reported,

@@ -156,6 +156,7 @@ int sec_run_probe(sec_state *s)
     sec_end end;
     child_opts(s, "probe", &o, path, sizeof path);
     sec_child_run(probe_child, &pj, r, &o, &end);
+    sec_collect_reports(s, path, "probe", &s->making);
     s->probe = *p;
     snprintf(s->sandbox, sizeof s->sandbox, "%s", end.sandbox);
     s->mem_limit_mb = end.mem_limit_mb;
@@ -210,6 +211,7 @@ static int make_from(sec_state *s, sec_job *job, int *failed_at, int *stuck)
     sec_child_run(sec_material_child, job, r, &o, &end);
     merge_observations(&s->obs, r);
     record_making(s, r, &end);
+    sec_collect_reports(s, path, "material", &s->making);
     *failed_at = r->step;
     *stuck = end.verdict != NGCC_PASS && r->progress == 0;
     memcpy(s->first_op_seconds, r->op_seconds, sizeof s->first_op_seconds);
@@ -292,6 +294,72 @@ static void judge_run_check(sec_outcome *out, const sec_result *r, const sec_end
     }
 }
 
+/* An ASan report in a verify/dec call ended the child of a negative-case
+ * check: the check runs again in a new child that skips that call (and the
+ * ones skipped before; the calls are deterministic), so its other cases
+ * still run. The ended child's report is the outcome's; the last child's
+ * result is judged. At most SEC_SKIP_MAX reruns per check, within a time
+ * cap, and none once a rerun returned from no more verify/dec calls than
+ * the child before it (every call dies: reruns would only repeat the
+ * report). */
+/* checks whose every verify/dec call is a negative case: a skipped call
+ * (-1, a rejection) is what they expect, never a finding of their own */
+static int rerunnable(const sec_check *c)
+{
+    static const char *const negative[] = {"modified_message",    "modified_signature", "wrong_public_key",
+                                           "truncated_signature", "extended_signature", "zero_ff_signature",
+                                           "modified_ciphertext", "wrong_secret_key"};
+    for (size_t i = 0; i < sizeof negative / sizeof negative[0]; i++)
+        if (!strcmp(c->name, negative[i]))
+            return 1;
+    return 0;
+}
+
+/* verify/dec calls that returned */
+static unsigned long rc_total(const sec_result *r)
+{
+    unsigned long n = r->rc.other;
+    for (int i = 0; i < r->rc.n; i++)
+        n += r->rc.count[i];
+    return n;
+}
+
+static sec_result *sec_rerun_check(sec_state *s, sec_outcome *out, sec_job *job, sec_result *r, sec_end *end,
+                                   char *path, size_t cap)
+{
+    long returned = -1; /* verify/dec calls that returned in the previous child */
+    /* reruns repeat the cases before the skipped calls: at most 4 times the
+     * first child's time (at least 20 s) in all */
+    double stop = ngcc_now() + (end->seconds > 5 ? 4 * end->seconds : 20);
+    if (stop > s->deadline)
+        stop = s->deadline;
+    while (end->memerr.fatal && r->nskip < SEC_SKIP_MAX && ngcc_now() < stop && rerunnable(out->check) &&
+           (!strncmp(r->where, "sig_verify ", 11) || !strncmp(r->where, "kem_dec ", 8))) {
+        if ((long)rc_total(r) <= returned)
+            break; /* the rerun got no further: every such call ends the child */
+        returned = (long)rc_total(r);
+        sec_outcome_add(out, end->verdict, end->detail);
+        sec_collect_reports(s, path, out->check->name, out);
+        out->seconds += end->seconds;
+        keep_report(s, end);
+        sec_result *next = sec_result_map();
+        if (!next)
+            break;
+        memcpy(next->skip_call, r->skip_call, sizeof next->skip_call);
+        next->nskip = r->nskip;
+        next->skip_call[next->nskip++] = r->progress;
+        sec_result_unmap(r);
+        r = next;
+        job->res = r;
+        char name[48];
+        sec_child_opts o;
+        snprintf(name, sizeof name, "%s-rerun%d", out->check->name, r->nskip);
+        child_opts(s, name, &o, path, cap);
+        sec_child_run(sec_check_child, job, r, &o, end);
+    }
+    return r;
+}
+
 static void run_check(sec_state *s, sec_outcome *out)
 {
     if (ngcc_now() > s->deadline) {
@@ -306,9 +374,11 @@ static void run_check(sec_state *s, sec_outcome *out)
     sec_end end;
     child_opts(s, out->check->name, &o, path, sizeof path);
     sec_child_run(sec_check_child, &job, r, &o, &end);
-    out->seconds = end.seconds;
+    r = sec_rerun_check(s, out, &job, r, &end, path, sizeof path);
+    out->seconds += end.seconds;
     merge_observations(&s->obs, r);
     judge_run_check(out, r, &end, s->opt.claims_euf);
+    sec_collect_reports(s, path, out->check->name, out); /* after the report that ended the child */
     apply_memlimit(out, &end);
     keep_report(s, &end);
     sec_result_unmap(r);

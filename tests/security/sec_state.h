@@ -6,6 +6,7 @@
 #include "sec_budget.h"
 #include "sec_check.h"
 #include "sec_memerr.h"
+#include "sec_reports.h"
 
 #define SEC_MAX_CHECKS 16
 
@@ -42,10 +43,11 @@ typedef struct {
     const sec_check *checks;
     int nchecks;
     sec_outcome out[SEC_MAX_CHECKS];
-    sec_outcome making; /* problems while making keys and signatures */
-    sec_result obs;     /* every call's observations, merged (parent memory) */
-    sec_memerr report;  /* the first sanitizer report */
-    char sandbox[256];  /* the isolation the children got (the probe's) */
+    sec_outcome making;  /* problems while making keys and signatures */
+    sec_result obs;      /* every call's observations, merged (parent memory) */
+    sec_memerr report;   /* the first sanitizer report */
+    sec_reports reports; /* every distinct sanitizer report (sec_reports.h) */
+    char sandbox[256];   /* the isolation the children got (the probe's) */
     unsigned long mem_limit_mb;
     ngcc_verdict verdict;
     char detail[2 * SEC_DETAIL];
@@ -72,5 +74,8 @@ void sec_judge(sec_state *s);
 int sec_verdict_rank(ngcc_verdict v);
 /* keeps the worse of the outcome's problem and this one; counts problems */
 void sec_outcome_add(sec_outcome *o, ngcc_verdict v, const char *detail);
+/* a child's log: every sanitizer report into s->reports; the recovered ones
+ * (UBSan) also into o (if not NULL), unless they are the template's UB */
+void sec_collect_reports(sec_state *s, const char *log_path, const char *who, sec_outcome *o);
 
 #endif

@@ -48,6 +48,7 @@ static void setup(void)
                                             : DEFAULT_CALL_TIMEOUT;
     S.deadline = S.opt.timeout > 0 ? ngcc_now() + S.opt.timeout : 1e300;
     sec_buf_set_exact(S.opt.sanitizer);
+    sec_call_mark_calls(S.opt.sanitizer);
 }
 
 /* KAT op times are those of the plain library; ASan+UBSan code runs about
@@ -162,6 +163,28 @@ static void add_iccs_note(void)
     snprintf(S.detail + l, sizeof S.detail - l, "; note: %s", S.opt.iccs_note);
 }
 
+/* every distinct sanitizer report (sec_reports.h), when there is more than
+ * the one the detail names; the template's UB as a note naming the rule */
+static void add_reports_note(void)
+{
+    int own = 0;
+    for (int i = 0; i < S.reports.n; i++)
+        own += !S.reports.r[i].e.template_ub;
+    char text[2 * SEC_DETAIL];
+    size_t l = strlen(S.detail);
+    if (own > 1) {
+        sec_reports_format(&S.reports, text, sizeof text);
+        snprintf(S.detail + l, sizeof S.detail - l, "; %d distinct sanitizer reports: %s", own, text);
+        l = strlen(S.detail);
+    }
+    sec_reports_template_note(&S.reports, text, sizeof text);
+    if (text[0])
+        snprintf(S.detail + l, sizeof S.detail - l,
+                 "; note: template UB, not the candidate's (rule: template-UB site, drng.c sm3_bit_compress shift "
+                 "exponent 32 from init_random_number): %s",
+                 text);
+}
+
 /* ---- output ---- */
 
 static void print_checks(void)
@@ -218,6 +241,7 @@ int main(int argc, char **argv)
     ngcc_utc_now(start);
     setup();
     run();
+    add_reports_note();
     add_budget_note();
     add_iccs_note();
     ngcc_frame_set(&F, S.verdict, "%s", S.detail);
@@ -225,6 +249,7 @@ int main(int argc, char **argv)
     sec_record_write(&S, &F, start);
     run_cases();
     sec_memerr_free(&S.report);
+    sec_reports_free(&S.reports);
     sec_material_unmap(S.mat);
     sec_plan_free(&S.plan);
     return ngcc_frame_finish(&F); /* the verdict line, the exit code */
