@@ -14,7 +14,7 @@ typedef struct {
     unsigned long mem_mb;   /* RLIMIT_AS of the children (plain runs only; the frame's --mem-limit-mb) */
     int keys;               /* key pairs from KAT record seeds 0..keys-1 */
     int kat_records;        /* KAT messages signed (records 0..kat_records-1) */
-    int max_flips;          /* modified_signature: byte positions of the first signature; 0: all */
+    int max_flips;          /* modified_signature|ciphertext: bytes of the first one flipped; 0: all */
     int sanitizer;          /* the library is ASan/UBSan-instrumented */
     int ext_finding;        /* "extended_signature": "finding" */
     int claims_euf;         /* "claims": "euf-cma": malleability (MALLEABLE) is reported as a FINDING */
