@@ -5,6 +5,7 @@
 
 #include "sec_bounds.h"
 #include "sec_check.h"
+#include "sec_scale.h"
 
 static const sec_check sig_checks[] = {
     {"honest", sec_sig_honest, NGCC_CRYPTOFAIL},
@@ -39,6 +40,8 @@ static const sec_check sig_checks[] = {
      * judged from the determinism child's two pattern runs */
     {"unwritten_output", NULL, NGCC_CRYPTOFAIL},
     {"return_codes", NULL, NGCC_PASS},
+    /* many honest sign/verify rounds (--scale s): a rejection rate above 1e-3 */
+    {"honest_scale", sec_honest_scale, NGCC_CRYPTOFAIL},
 };
 
 static const sec_check kem_checks[] = {
@@ -59,6 +62,8 @@ static const sec_check kem_checks[] = {
     {"determinism", sec_kem_determinism, NGCC_MISMATCH},
     {"unwritten_output", NULL, NGCC_CRYPTOFAIL},
     {"return_codes", NULL, NGCC_PASS},
+    /* many honest enc/dec rounds (--scale s): a failure rate above "dfr" or 1e-3 */
+    {"honest_scale", sec_honest_scale, NGCC_CRYPTOFAIL},
 };
 
 /* KEX: no stale_state, malformed_input, unwritten_output or return_codes
@@ -75,6 +80,8 @@ static const sec_check kex_checks[] = {
     {"buffer_safety", NULL, NGCC_OVERFLOW},
     {"claimed_lengths", NULL, NGCC_OVERFLOW},
     {"determinism", sec_kex_determinism, NGCC_MISMATCH},
+    /* many honest sessions (--scale s): disagreement or abort rate above "dfr" or 1e-3 */
+    {"honest_scale", sec_kex_honest_scale, NGCC_CRYPTOFAIL},
 };
 
 static const sec_check hash_checks[] = {

@@ -18,6 +18,8 @@ typedef struct {
     int sanitizer;          /* the library is ASan/UBSan-instrumented */
     int ext_finding;        /* "extended_signature": "finding" */
     int claims_euf;         /* "claims": "euf-cma": malleability (MALLEABLE) is reported as a FINDING */
+    double claims_dfr;      /* "claims": {"dfr": x}: declared honest failure rate (KEM, KEX); 0: none */
+    double scale_s;         /* honest_scale: seconds of honest operations (--scale) */
     double budget;          /* s the plan may take (sec_budget.h); 0: no planning */
     const char *kat_record; /* <records>/kat.json: measured operation times */
     int other_flips;        /* modified_signature: bytes of each further signature (set by the budget; 0: 32) */
