@@ -41,7 +41,9 @@
 #   extended_signature "reject" (default) | "finding"
 #   claims           "suf-cma" (default) | "euf-cma"   the security the candidate claims: with
 #                             euf-cma a changed valid signature that verifies (malleability) is a
-#                             FINDING, not MALLEABLE
+#                             FINDING, not MALLEABLE; or {"dfr": 1e-6, "unforgeability": "euf-cma"}:
+#                             dfr, the declared honest failure rate (KEM, KEX): honest_scale fails
+#                             a rate shown above it (default bound 1e-3)
 #   native_only      "<why>"  not built under user-mode emulation (cross trees): its verdict
 #                             depends on native speed or on limits qemu-user does not give the
 #                             guest; the build test is SKIP naming the reason
@@ -199,6 +201,46 @@ function(ngcc_override path)
   set(_ngcc_json "${json}" PARENT_SCOPE)
 endfunction()
 
+# "claims" as ngcc-security's --claims argument: "suf-cma", "euf-cma", or an
+# object {"unforgeability": "euf-cma", "dfr": 1e-6} -> "euf-cma,dfr=1e-6"
+# (dfr: the declared honest failure rate of a KEM or KEX, 0 < dfr < 1; its
+# honest_scale check fails a rate shown above it). json holds "claims";
+# err is empty or the one-line error.
+function(ngcc_claims_arg json where out err)
+  set(${err} "" PARENT_SCOPE)
+  string(JSON type ERROR_VARIABLE e TYPE "${json}" claims)
+  if(e)
+    set(${out} suf-cma PARENT_SCOPE)
+    return()
+  endif()
+  string(JSON v GET "${json}" claims)
+  if(NOT type STREQUAL "OBJECT")
+    set(${out} "${v}" PARENT_SCOPE)
+    return()
+  endif()
+  set(_unf suf-cma)
+  set(_dfr_arg "")
+  string(JSON n LENGTH "${json}" claims)
+  foreach(i RANGE ${n})
+    if(i EQUAL n)
+      break()
+    endif()
+    string(JSON name MEMBER "${json}" claims ${i})
+    string(JSON t TYPE "${json}" claims ${name})
+    string(JSON v GET "${json}" claims ${name})
+    if(name STREQUAL "unforgeability" AND v MATCHES "^(suf-cma|euf-cma)$")
+      set(_unf ${v})
+    elseif(name STREQUAL "dfr" AND t STREQUAL "NUMBER" AND v MATCHES "^(0?\\.[0-9]+|[0-9](\\.[0-9]*)?[eE]-[0-9]+)$")
+      set(_dfr_arg ",dfr=${v}")
+    else()
+      set(${out} suf-cma PARENT_SCOPE)
+      set(${err} "\"claims/${name}\" \"${v}\" at ${where}: write {\"dfr\": <rate, 0 < dfr < 1>} and/or {\"unforgeability\": \"suf-cma\" | \"euf-cma\"}" PARENT_SCOPE)
+      return()
+    endif()
+  endforeach()
+  set(${out} "${_unf}${_dfr_arg}" PARENT_SCOPE)
+endfunction()
+
 # Values that would otherwise fail much later with an obscure message.
 function(ngcc_override_check_value json key where err)
   set(${err} "" PARENT_SCOPE)
@@ -247,6 +289,9 @@ function(ngcc_override_check_value json key where err)
     if(NOT v MATCHES "[a-z]")
       set(${err} "\"native_only\" at ${where} gives no reason (write \"native_only\": \"<why the verdict needs native speed or limits>\")" PARENT_SCOPE)
     endif()
+  elseif(key STREQUAL "claims" AND type STREQUAL "OBJECT")
+    ngcc_claims_arg("${json}" "${where}" _arg _cerr)
+    set(${err} "${_cerr}" PARENT_SCOPE)
   elseif(key STREQUAL "claims" OR key STREQUAL "extended_signature")
     string(JSON v GET "${json}" ${key})
     if(key STREQUAL "claims" AND NOT v MATCHES "^(suf-cma|euf-cma)$")

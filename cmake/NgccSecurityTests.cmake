@@ -40,6 +40,10 @@ set(NGCC_TIMEOUT_security 900 CACHE STRING "Default timeout of a security test (
 set(NGCC_TIMEOUT_sanitizer 1200 CACHE STRING "Default timeout of a security-asan test (s); above NGCC_SECURITY_BUDGET")
 set(NGCC_TIMEOUT_memcheck 900 CACHE STRING "Default timeout of a memcheck test (s)")
 set(NGCC_SECURITY_KEYS 3 CACHE STRING "Key pairs the security tests make (KAT record seeds 0..N-1)")
+# honest_scale: seconds of honest operations (sign/verify, enc/dec, KEX sessions),
+# counted from the instance's op times; under ASan the same seconds make fewer
+set(NGCC_SECURITY_SCALE_S 3 CACHE STRING "Seconds of honest operations a security test runs (honest_scale)")
+set(NGCC_SANITIZER_SCALE_S 1 CACHE STRING "Seconds of honest operations a security-asan test runs (honest_scale)")
 set(NGCC_SANITIZER_MAX_FLIPS 256 CACHE STRING
   "Bytes of the first signature flipped under ASan (the plain run flips every byte)")
 
@@ -117,7 +121,7 @@ function(_ngcc_add_security_plain n)
   ngcc_timeout(${n} security t)
   math(EXPR inner "${t} - 5") # the driver stops its children before CTest kills it
   _ngcc_security_args(${n} plain args)
-  add_test(NAME "security/${id}/${key}" COMMAND ngcc-security ${args}
+  add_test(NAME "security/${id}/${key}" COMMAND ngcc-security ${args} --scale ${NGCC_SECURITY_SCALE_S}
     --record-out "${records}/security.json" --log-dir "${records}/security.logs"
     --timeout ${inner} --expect ${expect})
   # SKIP (77): the build test skipped the instance (ngcc_frame.h)
@@ -149,6 +153,7 @@ function(_ngcc_add_security_asan n)
     list(APPEND args --iccs-note "${iccs_note}")
   endif()
   add_test(NAME "${name}" COMMAND ngcc-security ${args} --sanitizer --max-flips ${NGCC_SANITIZER_MAX_FLIPS}
+    --scale ${NGCC_SANITIZER_SCALE_S}
     --record-out "${records}/sanitizer.json" --log-dir "${records}/sanitizer.logs"
     --timeout ${inner} --expect ${expect})
   set_tests_properties("${name}" PROPERTIES

@@ -67,8 +67,8 @@ static double estimate(const shape *s, const double *op, int is_kem)
     double material = s->keys * op[0] + items * op[1];
     double reruns = 2 * (op[0] + op[1]) + 6 * op[2]; /* determinism (and unwritten_output) */
     reruns += 2 * op[1];                             /* seed_dependence: sign|enc under two seeds */
-    double calls =
-        is_kem ? items * (64.0 + 8 + 20) : items * 17.0 + 4.0 * s->keys + s->first + s->other * (items - 1.0);
+    double calls = is_kem ? s->first + 64.0 * (items - 1.0) + items * 28.0 /* modified_ciphertext, the rest */
+                          : items * 17.0 + 4.0 * s->keys + s->first + s->other * (items - 1.0);
     return material + reruns + calls * op[2] + 20 * CHILD_OVERHEAD;
 }
 
@@ -118,16 +118,19 @@ void sec_budget_plan(sec_budget *b, const sec_costs *c, int is_kem, double budge
             s.records = s.keys;
         e = estimate(&s, c->op, is_kem);
     }
-    if (budget > 0 && e > budget && !is_kem && s.first > FIRST_MIN && c->op[2] > 0) {
+    if (budget > 0 && e > budget && s.first > FIRST_MIN && c->op[2] > 0) {
         double spare = budget - (e - s.first * c->op[2]);
         int fit = spare > 0 ? (int)(spare / c->op[2]) : 0;
         if (fit < FIRST_MIN)
             fit = FIRST_MIN;
         if (fit < s.first) {
             char why[80];
-            snprintf(why, sizeof why, " of %llu, stratified over the whole signature (verify %.3g s)", sig_bytes,
-                     c->op[2]);
-            note(b, "first signature's bytes flipped %.0f -> %.0f%s", s.first, fit, why);
+            snprintf(why, sizeof why, " of %llu, stratified over the whole %s (%s %.3g s)", sig_bytes,
+                     is_kem ? "ciphertext" : "signature", is_kem ? "dec" : "verify", c->op[2]);
+            note(b,
+                 is_kem ? "first ciphertext's bytes flipped %.0f -> %.0f%s"
+                        : "first signature's bytes flipped %.0f -> %.0f%s",
+                 s.first, fit, why);
             s.first = fit;
             e = estimate(&s, c->op, is_kem);
         }

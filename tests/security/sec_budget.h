@@ -28,7 +28,7 @@ typedef struct {
     double estimate;       /* seconds the chosen plan should take */
     double call_timeout;   /* derived per-call timeout */
     int keys, kat_records; /* the plan */
-    int max_flips;         /* first signature: bytes flipped (0: all up to the driver's maximum) */
+    int max_flips;         /* first signature|ciphertext: bytes flipped (0: all up to the driver's maximum) */
     int other_flips;       /* each further signature */
     int reduced;           /* any step taken */
     char decisions[900];   /* "keys 3 -> 2 (keygen 21.3 s)", ... */
@@ -37,7 +37,8 @@ typedef struct {
 /* 1 and c filled if the record holds op_seconds, else 0 (c->source says why) */
 int sec_costs_from_kat(const char *kat_json, int is_kem, sec_costs *c);
 /* the plan for these costs: opt_keys/opt_records/opt_flips are the asked-for
- * values, sig_bytes the claimed signature size (SIG) */
+ * values, sig_bytes the claimed signature size (SIG) or ciphertext size (KEM:
+ * its first ciphertext's flips are planned as the first signature's) */
 void sec_budget_plan(sec_budget *b, const sec_costs *c, int is_kem, double budget, int opt_keys, int opt_records,
                      int opt_flips, unsigned long long sig_bytes);
 

@@ -2,8 +2,85 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
-static int use_exact;
+static int use_exact, use_page_end;
+
+/* the live page-end inputs, in allocation order (copies: after a fault's
+ * jump the callers' sec_buf structs are gone) */
+#define PAGE_END_MAX 16
+static struct {
+    unsigned char *base, *p;
+    size_t map_len, len;
+    int order;
+} live[PAGE_END_MAX];
+static int nlive, next_order;
+
+void sec_buf_set_page_end(int on)
+{
+    use_page_end = on;
+}
+
+/* len bytes ending at the last readable byte before an unreadable page */
+static int page_end_alloc(sec_buf *b, size_t len)
+{
+    size_t page = (size_t)sysconf(_SC_PAGESIZE), readable = (len + page - 1) / page * page;
+    if (nlive == PAGE_END_MAX)
+        return -1;
+    if (readable == 0)
+        readable = page; /* an empty input still has a readable page before it */
+    unsigned char *base = mmap(NULL, readable + page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (base == MAP_FAILED)
+        return -1;
+    if (mprotect(base + readable, page, PROT_NONE)) {
+        munmap(base, readable + page);
+        return -1;
+    }
+    b->g.base = base;
+    b->g.p = base + readable - len;
+    b->g.len = len;
+    b->map_len = readable + page;
+    if (nlive == 0)
+        next_order = 0;
+    live[nlive].base = base;
+    live[nlive].p = b->g.p;
+    live[nlive].map_len = b->map_len;
+    live[nlive].len = len;
+    live[nlive++].order = next_order++;
+    return 0;
+}
+
+static void page_end_free(unsigned char *base)
+{
+    for (int i = 0; i < nlive; i++)
+        if (live[i].base == base) {
+            munmap(base, live[i].map_len);
+            live[i] = live[--nlive];
+            return;
+        }
+}
+
+int sec_buf_page_end_hit(const void *addr, int *order, size_t *len, size_t *past)
+{
+    const unsigned char *a = addr;
+    for (int i = 0; i < nlive; i++) {
+        const unsigned char *end = live[i].p + live[i].len;
+        if (a >= end && a < live[i].base + live[i].map_len) {
+            *order = live[i].order;
+            *len = live[i].len;
+            *past = (size_t)(a - end);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+void sec_buf_page_end_reset(void)
+{
+    while (nlive)
+        page_end_free(live[0].base);
+}
 
 void sec_buf_set_exact(int exact)
 {
@@ -24,7 +101,10 @@ int sec_buf_alloc(sec_buf *b, size_t len, unsigned tag, const unsigned char *ini
 {
     memset(b, 0, sizeof *b);
     b->exact = use_exact;
-    if (b->exact) {
+    if (use_page_end && init) {
+        if (page_end_alloc(b, len))
+            return -1;
+    } else if (b->exact) {
         /* any access to a 0-byte buffer must be reported: ASan makes
          * malloc(0) one addressable byte, so an empty buffer starts just
          * past a 1-byte block, in its redzone */
@@ -46,12 +126,14 @@ int sec_buf_alloc(sec_buf *b, size_t len, unsigned tag, const unsigned char *ini
 
 int sec_buf_guard_broken(const sec_buf *b, long *where)
 {
-    return b->exact ? 0 : ngcc_gbuf_check(&b->g, where);
+    return b->exact || b->map_len ? 0 : ngcc_gbuf_check(&b->g, where);
 }
 
 void sec_buf_free(sec_buf *b)
 {
-    if (b->exact)
+    if (b->map_len)
+        page_end_free(b->g.base);
+    else if (b->exact)
         free(b->g.base);
     else
         ngcc_gbuf_free(&b->g);

@@ -3,7 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sec_bounds.h"
 #include "sec_check.h"
+#include "sec_scale.h"
 
 static const sec_check sig_checks[] = {
     {"honest", sec_sig_honest, NGCC_CRYPTOFAIL},
@@ -19,6 +21,9 @@ static const sec_check sig_checks[] = {
     {"truncated_signature", sec_sig_truncated, NGCC_CRYPTOFAIL},
     {"extended_signature", sec_sig_extended, NGCC_MALLEABLE},
     {"zero_ff_signature", sec_sig_zero_ff, NGCC_CRYPTOFAIL},
+    /* short inputs ending at an unreadable page: a read past the declared
+     * length (it explains a stale_state failure on them) */
+    {"input_bounds", sec_input_bounds, NGCC_OVERFLOW},
     /* one case per negative class under two stack/heap fill patterns, in
      * separate children: a verdict that changes read uninitialised memory */
     {"stale_state", sec_stale_state, NGCC_CRYPTOFAIL},
@@ -35,6 +40,8 @@ static const sec_check sig_checks[] = {
      * judged from the determinism child's two pattern runs */
     {"unwritten_output", NULL, NGCC_CRYPTOFAIL},
     {"return_codes", NULL, NGCC_PASS},
+    /* many honest sign/verify rounds (--scale s): a rejection rate above 1e-3 */
+    {"honest_scale", sec_honest_scale, NGCC_CRYPTOFAIL},
 };
 
 static const sec_check kem_checks[] = {
@@ -45,6 +52,7 @@ static const sec_check kem_checks[] = {
     /* implicit rejection: outputs distinct per ciphertext, changed by the key,
      * no more or fewer bits of the honest secret than chance */
     {"rejection_quality", sec_kem_rejection_quality, NGCC_CRYPTOFAIL},
+    {"input_bounds", sec_input_bounds, NGCC_OVERFLOW},
     {"stale_state", sec_stale_state, NGCC_CRYPTOFAIL},
     /* all-0x00/0xFF, lengths 0, 1, len-1, len+1, huge: a crash (or an absurd
      * allocation it caused) is CRASH naming the input */
@@ -54,6 +62,8 @@ static const sec_check kem_checks[] = {
     {"determinism", sec_kem_determinism, NGCC_MISMATCH},
     {"unwritten_output", NULL, NGCC_CRYPTOFAIL},
     {"return_codes", NULL, NGCC_PASS},
+    /* many honest enc/dec rounds (--scale s): a failure rate above "dfr" or 1e-3 */
+    {"honest_scale", sec_honest_scale, NGCC_CRYPTOFAIL},
 };
 
 /* KEX: unwritten_output is judged from determinism's two pattern runs,
@@ -78,6 +88,8 @@ static const sec_check kex_checks[] = {
     {"determinism", sec_kex_determinism, NGCC_MISMATCH},
     {"unwritten_output", NULL, NGCC_CRYPTOFAIL},
     {"return_codes", NULL, NGCC_PASS},
+    /* many honest sessions (--scale s): disagreement or abort rate above "dfr" or 1e-3 */
+    {"honest_scale", sec_kex_honest_scale, NGCC_CRYPTOFAIL},
 };
 
 static const sec_check hash_checks[] = {

@@ -7,8 +7,10 @@
 
 #include "sec_check.h"
 
-#define CT_SAMPLE 64 /* ciphertext bytes flipped per record (all of a small one) */
+#define CT_SAMPLE 64 /* ciphertext bytes flipped per further record (all of a small one) */
 #define CT_TAIL 4
+#define CT_FULL_MAX 16384 /* flip every byte of the first ciphertext up to this size */
+#define CT_LARGE_SAMPLE 4096
 
 typedef struct {
     const sec_item *it;
@@ -61,15 +63,32 @@ void sec_kem_honest(sec_job *j)
     snprintf(j->res->note, sizeof j->res->note, "%lu round trips gave kem_enc's shared secret", j->res->tried);
 }
 
+/* byte positions to flip: every byte of the first ciphertext (a stratified
+ * sample above CT_FULL_MAX or the budget's max_flips), a sample of the
+ * others; a re-encryption check that compares only some positions returns
+ * the honest secret for a flip at any other */
+static int ct_positions(const sec_job *j, int first, ull n, ull **pos)
+{
+    int max = CT_SAMPLE;
+    if (first)
+        max = j->opt->max_flips ? j->opt->max_flips : (n <= CT_FULL_MAX ? (int)n : CT_LARGE_SAMPLE);
+    *pos = malloc(sizeof **pos * (size_t)(max ? max : 1));
+    return sec_sample(n, max, CT_TAIL, *pos);
+}
+
 void sec_kem_modified_ciphertext(sec_job *j)
 {
     kem_case c;
-    int rc;
+    int rc, first = 1, first_np = 0;
+    ull first_len = 0;
     for (int i = 0; i < j->plan->nitems; i++) {
         if (!get_case(j, i, &c) || c.ct_len == 0)
             continue;
-        ull pos[CT_SAMPLE];
-        int np = sec_sample(c.ct_len, CT_SAMPLE, CT_TAIL, pos);
+        ull *pos;
+        int np = ct_positions(j, first, c.ct_len, &pos);
+        if (first)
+            first_np = np, first_len = c.ct_len;
+        first = 0;
         unsigned char *ct = malloc(c.ct_len);
         for (int p = 0; p < np; p++) {
             ull bit = 8 * pos[p] + pos[p] % 8;
@@ -89,10 +108,14 @@ void sec_kem_modified_ciphertext(sec_job *j)
                 j->res->error_returns++;
         }
         free(ct);
+        free(pos);
     }
     snprintf(j->res->note, sizeof j->res->note,
-             "%lu modified ciphertexts: %lu implicit rejections (rc 0, another secret), %lu error returns",
-             j->res->tried, j->res->implicit_rejections, j->res->error_returns);
+             "%lu modified ciphertexts (%d of the first ciphertext's %llu bytes%s): %lu implicit rejections (rc 0, "
+             "another secret), %lu error returns",
+             j->res->tried, first_np, first_len,
+             (ull)first_np < first_len ? ", stratified over the whole ciphertext" : ", every byte",
+             j->res->implicit_rejections, j->res->error_returns);
 }
 
 void sec_kem_wrong_secret_key(sec_job *j)

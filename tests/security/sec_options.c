@@ -13,8 +13,8 @@ static const char usage[] =
     "usage: ngcc-security --lib <instance.so> --name <cand>/<inst> --record-out <file.json>\n"
     "       [--build-record <json>] [--log-dir <dir>] [--timeout S] [--call-timeout S]\n"
     "       [--mem-limit-mb M] [--keys N] [--kat-records N] [--max-flips N] [--sanitizer]\n"
-    "       [--extended-signature reject|finding] [--claims suf-cma|euf-cma] [--expect VERDICT]\n"
-    "       [--iccs-note TEXT] [--budget S] [--kat-record <kat.json>]\n";
+    "       [--extended-signature reject|finding] [--claims suf-cma|euf-cma[,dfr=X]] [--expect VERDICT]\n"
+    "       [--iccs-note TEXT] [--budget S] [--kat-record <kat.json>] [--scale S]\n";
 
 /* a whole-number argument in [lo, hi]; -1 (message printed) otherwise */
 static int parse_int(const char *opt, const char *arg, long lo, long hi, int *out)
@@ -26,6 +26,26 @@ static int parse_int(const char *opt, const char *arg, long lo, long hi, int *ou
         return -1;
     }
     *out = (int)v;
+    return 0;
+}
+
+/* "suf-cma", "euf-cma", "dfr=X" (0 < X < 1), comma-separated */
+static int parse_claims(const char *arg, sec_options *o)
+{
+    char buf[200];
+    snprintf(buf, sizeof buf, "%s", arg);
+    for (char *save = NULL, *t = strtok_r(buf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        char *end;
+        if (!strcmp(t, "suf-cma") || !strcmp(t, "euf-cma")) {
+            o->claims_euf = !strcmp(t, "euf-cma");
+        } else if (!strncmp(t, "dfr=", 4) && (o->claims_dfr = strtod(t + 4, &end)) > 0 && o->claims_dfr < 1 &&
+                   *end == 0 && end != t + 4) {
+            continue;
+        } else {
+            fprintf(stderr, "ngcc-security: --claims %s: expected suf-cma or euf-cma and/or dfr=X (0 < X < 1)\n", arg);
+            return -1;
+        }
+    }
     return 0;
 }
 
@@ -63,12 +83,9 @@ static int own_option(ngcc_frame *f, int c, const char *arg)
         o->ext_finding = strcmp(arg, "finding") == 0;
         return 0;
     case 'C':
-        if (strcmp(arg, "suf-cma") && strcmp(arg, "euf-cma")) {
-            fprintf(stderr, "ngcc-security: --claims %s: expected suf-cma or euf-cma\n", arg);
-            return -1;
-        }
-        o->claims_euf = strcmp(arg, "euf-cma") == 0;
-        return 0;
+        return parse_claims(arg, o);
+    case 'S':
+        return ngcc_frame_number(f, "scale", arg, 0.01, 1e5, &o->scale_s);
     }
     return -1;
 }
@@ -101,11 +118,13 @@ int sec_options_parse(ngcc_frame *f, int argc, char **argv, sec_options *o)
                                          {"iccs-note", 1, 0, 'I'},
                                          {"budget", 1, 0, 'B'},
                                          {"kat-record", 1, 0, 'K'},
+                                         {"scale", 1, 0, 'S'},
                                          {0, 0, 0, 0}};
     static ngcc_frame_spec spec = {"security", "ngcc-security", usage, mine, own_option, 0, NULL};
     memset(o, 0, sizeof *o);
     o->keys = 3;
     o->kat_records = 10;
+    o->scale_s = 3;
     spec.user = o;
     int rc = ngcc_frame_parse(f, &spec, argc, argv);
     if (rc)

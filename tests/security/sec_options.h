@@ -14,10 +14,12 @@ typedef struct {
     unsigned long mem_mb;   /* RLIMIT_AS of the children (plain runs only; the frame's --mem-limit-mb) */
     int keys;               /* key pairs from KAT record seeds 0..keys-1 */
     int kat_records;        /* KAT messages signed (records 0..kat_records-1) */
-    int max_flips;          /* modified_signature: byte positions of the first signature; 0: all */
+    int max_flips;          /* modified_signature|ciphertext: bytes of the first one flipped; 0: all */
     int sanitizer;          /* the library is ASan/UBSan-instrumented */
     int ext_finding;        /* "extended_signature": "finding" */
     int claims_euf;         /* "claims": "euf-cma": malleability (MALLEABLE) is reported as a FINDING */
+    double claims_dfr;      /* "claims": {"dfr": x}: declared honest failure rate (KEM, KEX); 0: none */
+    double scale_s;         /* honest_scale: seconds of honest operations (--scale) */
     double budget;          /* s the plan may take (sec_budget.h); 0: no planning */
     const char *kat_record; /* <records>/kat.json: measured operation times */
     int other_flips;        /* modified_signature: bytes of each further signature (set by the budget; 0: 32) */

@@ -5,6 +5,7 @@
 #include <sys/mman.h>
 
 #include "ngcc_child.h"
+#include "sec_bounds.h"
 #include "sec_child.h"
 #include "sec_state.h"
 
@@ -458,6 +459,7 @@ void sec_run_checks(sec_state *s)
     for (int c = 0; c < s->nchecks; c++)
         if (!s->checks[c].run)
             judge_observed(s, &s->out[c]);
+    sec_bounds_explain(s);
     /* the honest check also answers for the keys and signatures that could not be made */
     if (s->making.problems) {
         sec_outcome *h = &s->out[0];

@@ -8,7 +8,7 @@
 #include "sec_memerr.h"
 #include "sec_reports.h"
 
-#define SEC_MAX_CHECKS 16
+#define SEC_MAX_CHECKS 24
 
 /* what the library says about itself (filled by the probe child) */
 typedef struct {

@@ -87,7 +87,7 @@ static void plan_budget(void)
     if (S.opt.timeout > 0 && budget > 0.8 * S.opt.timeout)
         budget = 0.8 * S.opt.timeout; /* the CTest timeout is the hard stop */
     sec_budget_plan(&S.budget, &S.costs, S.probe.is_kem, budget, S.plan.nkeys, S.opt.kat_records, S.opt.max_flips,
-                    S.probe.claims.sig);
+                    S.probe.is_kem ? S.probe.claims.ct : S.probe.claims.sig);
     /* 5 x the slowest operation, between a fifth (as without a budget: a
      * hang leaves time for the other checks) and half of the test's timeout */
     if (S.opt.call_timeout <= 0 && S.opt.timeout > 0) {
