@@ -21,6 +21,8 @@ typedef struct {
 /* the claimed lengths, from the library's getters */
 void sec_claims_read(const ngcc_instance *in, sec_claims *cl);
 void sec_call_begin(ngcc_instance *in, sec_result *res, const sec_claims *cl);
+/* the instance of sec_call_begin (for checks that call it directly) */
+ngcc_instance *sec_call_instance(void);
 /* init_random_number(&drng_algorithm, seed, 64) inside the library */
 void sec_call_seed(const unsigned char *seed, const char *what);
 /* len bytes from drng_algorithm inside the library (its get_random_number);

@@ -48,6 +48,8 @@ void sec_kem_determinism(sec_job *j);
 void sec_seed_dependence(sec_job *j); /* SIG and KEM (sec_seed.c) */
 void sec_stale_state(sec_job *j);     /* SIG and KEM (sec_stale.c) */
 void sec_malformed_input(sec_job *j); /* SIG and KEM (sec_malformed.c) */
+void sec_memory_leaks(sec_job *j);    /* every type (sec_leaks.c) */
+void sec_alloc_failure(sec_job *j);   /* every type (sec_allocfail.c) */
 /* KEX (sec_kex_checks.c) */
 void sec_kex_honest(sec_job *j);
 void sec_kex_seed_dependence(sec_job *j);

@@ -35,6 +35,10 @@ static const sec_check sig_checks[] = {
      * judged from the determinism child's two pattern runs */
     {"unwritten_output", NULL, NGCC_CRYPTOFAIL},
     {"return_codes", NULL, NGCC_PASS},
+    /* heap blocks lost with every call (sec_leaks.c): LEAK naming bytes per call and the site */
+    {"memory_leaks", sec_memory_leaks, NGCC_LEAK},
+    /* the k-th allocation failed: rc 0 with a wrong output is CRYPTOFAIL (sec_allocfail.c) */
+    {"alloc_failure", sec_alloc_failure, NGCC_CRYPTOFAIL},
 };
 
 static const sec_check kem_checks[] = {
@@ -54,6 +58,8 @@ static const sec_check kem_checks[] = {
     {"determinism", sec_kem_determinism, NGCC_MISMATCH},
     {"unwritten_output", NULL, NGCC_CRYPTOFAIL},
     {"return_codes", NULL, NGCC_PASS},
+    {"memory_leaks", sec_memory_leaks, NGCC_LEAK},
+    {"alloc_failure", sec_alloc_failure, NGCC_CRYPTOFAIL},
 };
 
 /* KEX: no stale_state, malformed_input, unwritten_output or return_codes
@@ -70,6 +76,8 @@ static const sec_check kex_checks[] = {
     {"buffer_safety", NULL, NGCC_OVERFLOW},
     {"claimed_lengths", NULL, NGCC_OVERFLOW},
     {"determinism", sec_kex_determinism, NGCC_MISMATCH},
+    {"memory_leaks", sec_memory_leaks, NGCC_LEAK},
+    {"alloc_failure", sec_alloc_failure, NGCC_CRYPTOFAIL},
 };
 
 static const sec_check hash_checks[] = {
@@ -86,6 +94,8 @@ static const sec_check hash_checks[] = {
     /* junk in the unused bits of the last byte changes nothing (a FINDING if it does) */
     {"unused_bits", sec_hash_unused_bits, NGCC_CRYPTOFAIL},
     {"buffer_safety", NULL, NGCC_OVERFLOW},
+    {"memory_leaks", sec_memory_leaks, NGCC_LEAK},
+    {"alloc_failure", sec_alloc_failure, NGCC_CRYPTOFAIL},
 };
 
 const sec_check *sec_checks_for(int type, int *n)

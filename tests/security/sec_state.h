@@ -7,7 +7,7 @@
 #include "sec_check.h"
 #include "sec_memerr.h"
 
-#define SEC_MAX_CHECKS 16
+#define SEC_MAX_CHECKS 24
 
 /* what the library says about itself (filled by the probe child) */
 typedef struct {
