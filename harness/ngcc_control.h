@@ -155,7 +155,8 @@ typedef struct {
 
 /* on: forget every tracked block and count from now; off: stop tracking */
 typedef void (*ngcc_memwatch_track_fn)(int on);
-/* blocks allocated from now on carry this epoch (the harness's call number) */
+/* blocks allocated from now on carry this epoch (the harness's call number,
+ * from 1); epoch 0 (after track(1)): allocations are not tracked */
 typedef void (*ngcc_memwatch_epoch_fn)(unsigned epoch);
 typedef void (*ngcc_memwatch_totals_fn)(ngcc_memwatch_totals *out);
 /* live blocks of epoch >= min_epoch grouped by site, at most cap; returns

@@ -122,7 +122,7 @@ static unsigned slot_of(const void *p)
 
 static void track(void *p, size_t n, const void *site)
 {
-    if (!p || !__atomic_load_n(&W.on, __ATOMIC_RELAXED))
+    if (!p || !__atomic_load_n(&W.on, __ATOMIC_RELAXED) || !W.epoch)
         return;
     lock();
     W.t.allocs++;

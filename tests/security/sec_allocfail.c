@@ -12,8 +12,8 @@
  *     signer's freedom, not a failure. When the clean calls themselves
  *     differ (not deterministic), a different output is a FINDING.
  *   - it crashes (a NULL dereference: most research code never checks
- *     malloc), or returns an error but keeps blocks it allocated before the
- *     failure: a FINDING with k and the site (a robustness defect under
+ *     malloc), hangs, or returns an error but keeps blocks it allocated
+ *     before the failure: a FINDING with k and the site (a robustness defect under
  *     memory pressure, not a break: a false CRASH here would flood real
  *     campaigns);
  *   - it returns an error, or 0 with the honest output: passes.
@@ -31,6 +31,7 @@
 
 #define ALLOCFAIL_KS 8           /* failed allocations tried per case at most */
 #define ALLOCFAIL_CASE_BUDGET 2. /* s of failed calls per case (a slow call gets fewer, at least 2) */
+#define ALLOCFAIL_STUCK_S 10     /* s a failed call may take beyond 20 x the clean one */
 
 typedef struct {
     int rc, verifies;
@@ -58,6 +59,7 @@ static void run_call(void *arg)
     fail_arg *a = arg;
     fail_run *r = a->run;
     ngcc_memwatch_totals t;
+    sec_op_prepare(a->j, a->op, a->item); /* the seeding is the harness's: never failed */
     a->w->track(1);
     a->w->epoch(1);
     if (a->k)
@@ -96,6 +98,10 @@ static void judge(sec_job *j, const sec_op *op, const fail_run *ref, const unsig
                   const fail_run *r, const unsigned char *out, unsigned long long k, const char *ended)
 {
     char fault[400];
+    int coped = r->rc == 0 && ((ref->rc == 0 && r->len == ref->len && memcmp(out, ref_out, r->len) == 0) ||
+                               r->verifies); /* the honest output, or another signature that verifies */
+    if (!ended[0] && (coped || (r->rc != 0 && r->live_bytes <= ref->live_bytes)))
+        return;
     name_fault(r, k, ref->allocs, fault, sizeof fault);
     if (ended[0]) {
         sec_finding(j, "%s %s when %s failed", op->what, ended, fault);
@@ -110,10 +116,6 @@ static void judge(sec_job *j, const sec_op *op, const fail_run *ref, const unsig
         }
         return;
     }
-    if (ref->rc == 0 && r->len == ref->len && memcmp(out, ref_out, r->len) == 0)
-        return; /* it coped: the honest output */
-    if (r->verifies)
-        return; /* another signature, valid */
     if (ref->rc != 0) {
         sec_fail(j, "%s returned 0 when %s failed; without the failure it returns %d (the input is rejected)", op->what,
                  fault, ref->rc);
@@ -154,14 +156,25 @@ void sec_alloc_failure(sec_job *j)
     unsigned char *out[3] = {base + 3 * sizeof(fail_run), base + 3 * sizeof(fail_run) + cap,
                              base + 3 * sizeof(fail_run) + 2 * cap};
     unsigned long failed = 0, errors = 0, coped = 0, allocating = 0, not_reached = 0;
-    char unjudged[SEC_DETAIL] = "";
+    char unjudged[SEC_DETAIL] = "", skipped[200] = "";
+    double start = ngcc_now();
     for (int c = 0; c < nops; c++) {
         char ended[300];
         int clean_ok = 1;
+        double left = SEC_OPS_BUDGET_S - (ngcc_now() - start), t = sec_op_seconds(&ops[c]);
+        if (3 * t > left) { /* two clean calls and one failed */
+            size_t l = strlen(skipped);
+            snprintf(skipped + l, sizeof skipped - l, "%s%s (%.0f s per call)",
+                     l ? ", "
+                       : "; not tried (over the "
+                         "check's budget): ",
+                     ops[c].what, t);
+            continue;
+        }
         for (int r = 0; r < 2 && clean_ok; r++) {
             memset(&run[r], 0, sizeof run[r]);
             fail_arg a = {j, &ops[c], item, &w, 0, &run[r], out[r], 0};
-            sec_memwatch_fork(j, run_call, &a, ended, sizeof ended);
+            sec_memwatch_fork(j, run_call, &a, 0, ended, sizeof ended);
             clean_ok = !ended[0];
         }
         if (!clean_ok) {
@@ -178,13 +191,17 @@ void sec_alloc_failure(sec_job *j)
         int deterministic =
             run[0].rc == run[1].rc && run[0].len == run[1].len && memcmp(out[0], out[1], run[0].len) == 0;
         int max = run[0].seconds > 0 ? (int)(ALLOCFAIL_CASE_BUDGET / run[0].seconds) : ALLOCFAIL_KS;
+        int fit = run[0].seconds > 0 ? (int)((SEC_OPS_BUDGET_S - (ngcc_now() - start)) / run[0].seconds) : max;
         max = max < 2 ? 2 : max > ALLOCFAIL_KS ? ALLOCFAIL_KS : max;
+        max = fit < max ? (fit < 1 ? 1 : fit) : max;
+        /* a failed call still running long after the clean one took is stuck (a retry loop) */
+        unsigned stuck_after = (unsigned)(ALLOCFAIL_STUCK_S + 20 * run[0].seconds);
         unsigned long long pos[ALLOCFAIL_KS];
         int nk = sec_sample(n, max, 1, pos);
         for (int i = 0; i < nk; i++) {
             memset(&run[2], 0, sizeof run[2]);
             fail_arg a = {j, &ops[c], item, &w, pos[i] + 1, &run[2], out[2], type == NGCC_TYPE_SIG && c == 1};
-            sec_memwatch_fork(j, run_call, &a, ended, sizeof ended);
+            sec_memwatch_fork(j, run_call, &a, stuck_after, ended, sizeof ended);
             if (!run[2].fault.fired && !ended[0]) {
                 not_reached++; /* fewer allocations this time */
                 continue;
@@ -201,7 +218,7 @@ void sec_alloc_failure(sec_job *j)
         j->res->tried = failed; /* a failure is counted per failed allocation */
     if (cases == 0) {
         j->res->notrun = 1;
-        snprintf(j->res->note, sizeof j->res->note, "every clean call crashed%s", unjudged);
+        snprintf(j->res->note, sizeof j->res->note, "no case could be judged%s%s", unjudged, skipped);
         return;
     }
     if (allocating == 0)
@@ -210,8 +227,8 @@ void sec_alloc_failure(sec_job *j)
                  unjudged);
     else
         snprintf(j->res->note, sizeof j->res->note,
-                 "%lu cases, %lu of them allocating: %lu allocations failed, the call returned an error %lu times "
-                 "and coped (rc 0, honest output) %lu times%s%s",
+                 "%lu cases, %lu of them allocating: %lu allocations failed; the call then returned an error %lu "
+                 "times, 0 %lu times%s%s%s",
                  cases, allocating, failed, errors, coped,
-                 not_reached ? " (some k not reached: fewer allocations than the clean call)" : "", unjudged);
+                 not_reached ? " (some k not reached: fewer allocations than the clean call)" : "", unjudged, skipped);
 }

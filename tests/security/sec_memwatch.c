@@ -66,18 +66,41 @@ static int symbolize(int llvm, const char *lib, unsigned long off, char *fn, siz
         return -1;
     *nl = 0;
     snprintf(fn, fn_cap, "%s", text);
-    char *file = nl + 1, *end = strpbrk(file, " \n");
+    char *file = nl + 1, *end = strchr(file, '\n'); /* folder names may hold spaces */
     if (end)
         *end = 0;
-    char *colon = strchr(file, ':'), *col = colon ? strchr(colon + 1, ':') : NULL;
+    const char *base = strrchr(file, '/');
+    base = base ? base + 1 : file;
+    char *colon = strchr(base, ':'), *col = colon ? strchr(colon + 1, ':') : NULL;
     if (col)
         *col = 0; /* llvm's column */
-    const char *base = strrchr(file, '/');
-    snprintf(loc, loc_cap, "%s", base ? base + 1 : file);
+    snprintf(loc, loc_cap, "%s", base);
     return loc[0] == '?' ? -1 : 0;
 }
 
+static void name_site(const void *site, char *out, size_t cap);
+
 void sec_memwatch_site_name(const void *site, char *out, size_t cap)
+{
+    static struct {
+        const void *site;
+        char name[300];
+    } cache[16];
+    static int cached;
+    for (int i = 0; i < cached; i++)
+        if (cache[i].site == site) {
+            snprintf(out, cap, "%s", cache[i].name);
+            return;
+        }
+    name_site(site, out, cap);
+    if (cached < 16) {
+        cache[cached].site = site;
+        snprintf(cache[cached++].name, sizeof cache[0].name, "%s", out);
+    }
+}
+
+/* the name of a site, from the symbolizer */
+static void name_site(const void *site, char *out, size_t cap)
 {
     Dl_info info;
     char fn[256], loc[256];
@@ -115,7 +138,7 @@ static char *take_output(int fd)
     return text;
 }
 
-void sec_memwatch_fork(const sec_job *j, void (*fn)(void *arg), void *arg, char *ended, size_t cap)
+void sec_memwatch_fork(const sec_job *j, void (*fn)(void *arg), void *arg, unsigned timeout_s, char *ended, size_t cap)
 {
     volatile int *done = mmap(NULL, sizeof *done, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     ended[0] = 0;
@@ -133,6 +156,8 @@ void sec_memwatch_fork(const sec_job *j, void (*fn)(void *arg), void *arg, char 
             dup2(out, 1);
             dup2(out, 2);
         }
+        if (timeout_s)
+            alarm(timeout_s);
         fn(arg);
         *done = 1;
         fflush(NULL);
@@ -141,6 +166,8 @@ void sec_memwatch_fork(const sec_job *j, void (*fn)(void *arg), void *arg, char 
     int st = 0;
     if (pid < 0 || waitpid(pid, &st, 0) != pid)
         snprintf(ended, cap, "could not be tried (no child process)");
+    else if (WIFSIGNALED(st) && WTERMSIG(st) == SIGALRM && timeout_s)
+        snprintf(ended, cap, "did not return within %u s", timeout_s);
     else if (WIFSIGNALED(st))
         snprintf(ended, cap, "crashed (%s, signal %d)", sigabbrev_np(WTERMSIG(st)) ? sigabbrev_np(WTERMSIG(st)) : "?",
                  WTERMSIG(st));

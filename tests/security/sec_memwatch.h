@@ -27,7 +27,10 @@ void sec_memwatch_site_name(const void *site, char *out, size_t cap);
 
 /* fn(arg) in a forked child whose output is kept apart (copied to the
  * check's log). Returns "" in ended if fn returned, else how the child
- * ended ("crashed (SEGV, signal 11)", or the sanitizer report's summary). */
-void sec_memwatch_fork(const sec_job *j, void (*fn)(void *arg), void *arg, char *ended, size_t cap);
+ * ended ("crashed (SEGV, signal 11)", "did not return within 12 s", or the
+ * sanitizer report's summary). timeout_s > 0: the child is stopped after it
+ * (a call stuck after a failed allocation), else the test's call timeout
+ * applies to the whole check. */
+void sec_memwatch_fork(const sec_job *j, void (*fn)(void *arg), void *arg, unsigned timeout_s, char *ended, size_t cap);
 
 #endif

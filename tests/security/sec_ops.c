@@ -49,6 +49,33 @@ static const sec_op hash_ops[] = {
 
 #define HASH_MSG_BYTES 126
 
+static double op_cost[3];
+
+void sec_ops_costs(const double op_seconds[3])
+{
+    memcpy(op_cost, op_seconds, sizeof op_cost);
+}
+
+double sec_op_seconds(const sec_op *op)
+{
+    switch (op->kind) {
+    case KEYGEN:
+        return op_cost[0];
+    case SIGN:
+    case ENC:
+        return op_cost[1];
+    case VERIFY:
+    case VERIFY_CHANGED:
+    case VERIFY_CUT:
+    case DEC:
+    case DEC_CHANGED:
+    case DEC_CUT:
+        return op_cost[2];
+    default:
+        return 0;
+    }
+}
+
 int sec_ops_of(const sec_job *j, const sec_op **ops)
 {
     switch (sec_call_instance()->type) {
@@ -116,7 +143,6 @@ static int sig_or_kem(const sec_job *j, const sec_op *op, int item, unsigned cha
     ull a = c->pk, b = c->sk, len;
     unsigned char *x;
     *out_len = 0;
-    in->seed(j->plan->key_seed[k], SEC_SEED_BYTES);
     switch (op->kind) {
     case KEYGEN:
         rc = j->plan->is_kem ? in->kem.keygen(out, &a, out + c->pk, &b) : in->sig.keygen(out, &a, out + c->pk, &b);
@@ -186,7 +212,6 @@ static int exchange(const sec_job *j, int tamper, unsigned char *out, size_t *ou
     for (int k = 1; k <= 3; k++)
         msg[k] = zalloc(c->msg);
     *out_len = 0;
-    in->seed(j->plan->key_seed[0], SEC_SEED_BYTES);
     rc = in->kex.init_a(pk[0], &pk_len[0], sk[0], &sk_len[0], st[0], &st_len[0]);
     if (rc >= 0)
         rc = in->kex.init_b(pk[1], &pk_len[1], sk[1], &sk_len[1], st[1], &st_len[1]);
@@ -240,6 +265,15 @@ static int hash(const sec_job *j, int kind, unsigned char *out, size_t *out_len)
     sec_plan_bytes(msg, sizeof msg, 0xA11Cu);
     *out_len = (size_t)(d + 7) / 8;
     return in->hash.hash(d, msg, kind == HASH ? 1000 : 1001, out);
+}
+
+void sec_op_prepare(const sec_job *j, const sec_op *op, int item)
+{
+    int key = op->kind >= EXCHANGE || item < 0 ? 0 : j->plan->item[item].key;
+    if (op->kind < HASH) {
+        enter(j, "init_random_number");
+        sec_call_instance()->seed(j->plan->key_seed[key], SEC_SEED_BYTES);
+    }
 }
 
 int sec_op_call(const sec_job *j, const sec_op *op, int item, unsigned char *out, size_t *out_len)
