@@ -1,5 +1,5 @@
 /* ngcc-security: alloc_failure. For each case of sec_ops.h, a clean call
- * (twice, each in a child of its own) gives the honest return code and
+ * (in a child of its own) gives the honest return code and
  * output and the number n of allocation calls the candidate's code makes;
  * then, for k sampled from 1..n (all when n <= ALLOCFAIL_KS, else spread
  * with the last one; fewer for slow calls), a child fails the k-th
@@ -9,8 +9,8 @@
  *     or unwritten digest, a key or secret that is not the DRNG's, a
  *     rejected input now accepted): CRYPTOFAIL, with k, n and the site of
  *     the failed allocation. A signature that differs but verifies is the
- *     signer's freedom, not a failure. When the clean calls themselves
- *     differ (not deterministic), a different output is a FINDING.
+ *     signer's freedom, not a failure. When a second clean call (made only
+ *     then) differs from the first, a different output is a FINDING.
  *   - it crashes (a NULL dereference: most research code never checks
  *     malloc), hangs, or returns an error but keeps blocks it allocated
  *     before the failure: a FINDING with k and the site (a robustness defect under
@@ -162,7 +162,7 @@ void sec_alloc_failure(sec_job *j)
         char ended[300];
         int clean_ok = 1;
         double left = SEC_OPS_BUDGET_S - (ngcc_now() - start), t = sec_op_seconds(&ops[c]);
-        if (3 * t > left) { /* two clean calls and one failed */
+        if (3 * t > left) { /* a clean call and two failed ones */
             size_t l = strlen(skipped);
             snprintf(skipped + l, sizeof skipped - l, "%s%s (%.0f s per call)",
                      l ? ", "
@@ -171,12 +171,10 @@ void sec_alloc_failure(sec_job *j)
                      ops[c].what, t);
             continue;
         }
-        for (int r = 0; r < 2 && clean_ok; r++) {
-            memset(&run[r], 0, sizeof run[r]);
-            fail_arg a = {j, &ops[c], item, &w, 0, &run[r], out[r], 0};
-            sec_memwatch_fork(j, run_call, &a, 0, ended, sizeof ended);
-            clean_ok = !ended[0];
-        }
+        memset(&run[0], 0, sizeof run[0]);
+        fail_arg clean = {j, &ops[c], item, &w, 0, &run[0], out[0], 0};
+        sec_memwatch_fork(j, run_call, &clean, 0, ended, sizeof ended);
+        clean_ok = !ended[0];
         if (!clean_ok) {
             if (!unjudged[0])
                 snprintf(unjudged, sizeof unjudged, "; %s %s without any failed allocation (left to the other checks)",
@@ -188,8 +186,7 @@ void sec_alloc_failure(sec_job *j)
         if (n == 0)
             continue;
         allocating++;
-        int deterministic =
-            run[0].rc == run[1].rc && run[0].len == run[1].len && memcmp(out[0], out[1], run[0].len) == 0;
+        int deterministic = -1; /* unknown until an rc-0 output differs: then a second clean call tells */
         int max = run[0].seconds > 0 ? (int)(ALLOCFAIL_CASE_BUDGET / run[0].seconds) : ALLOCFAIL_KS;
         int fit = run[0].seconds > 0 ? (int)((SEC_OPS_BUDGET_S - (ngcc_now() - start)) / run[0].seconds) : max;
         max = max < 2 ? 2 : max > ALLOCFAIL_KS ? ALLOCFAIL_KS : max;
@@ -205,6 +202,15 @@ void sec_alloc_failure(sec_job *j)
             if (!run[2].fault.fired && !ended[0]) {
                 not_reached++; /* fewer allocations this time */
                 continue;
+            }
+            if (deterministic < 0 && !ended[0] && run[2].rc == 0 && run[0].rc == 0 &&
+                (run[2].len != run[0].len || memcmp(out[2], out[0], run[0].len) != 0)) {
+                memset(&run[1], 0, sizeof run[1]);
+                fail_arg again = {j, &ops[c], item, &w, 0, &run[1], out[1], 0};
+                sec_memwatch_fork(j, run_call, &again, 0, ended, sizeof ended);
+                deterministic = !ended[0] && run[0].rc == run[1].rc && run[0].len == run[1].len &&
+                                memcmp(out[0], out[1], run[0].len) == 0;
+                ended[0] = 0;
             }
             failed++;
             errors += !ended[0] && run[2].rc != 0;
@@ -223,7 +229,7 @@ void sec_alloc_failure(sec_job *j)
     }
     if (allocating == 0)
         snprintf(j->res->note, sizeof j->res->note,
-                 "%lu cases: no allocation by the candidate's code in %lu calls: nothing to fail%s", cases, 2 * cases,
+                 "%lu cases: no allocation by the candidate's code in %lu calls: nothing to fail%s", cases, cases,
                  unjudged);
     else
         snprintf(j->res->note, sizeof j->res->note,
