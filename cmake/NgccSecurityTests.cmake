@@ -14,6 +14,8 @@
 #   "sanitizer.checks"  the same for sanitizer.json
 #   "security.detail", "sanitizer.detail", "memcheck.detail", "kat.detail"
 #                       a regular expression the record's detail must match
+#   "security.check_detail"  "check=REGEX": that check's own detail in security.json
+#                       (a passing check's note)
 # Instances whose API header sets OUTPUT_BLANK_TEST_VECTORS 1 (blank
 # templates, every function a stub) get no security tests.
 
@@ -62,7 +64,8 @@ if(IS_ABSOLUTE "${_ngcc_asan}" AND EXISTS "${_ngcc_asan}")
 else()
   message(STATUS "ngcc: ${CMAKE_C_COMPILER} has no libasan.so: no security-asan tests")
 endif()
-# Leaks are out of scope (submissions leak by design); allocation failures
+# LeakSanitizer stays off: leaks are judged by the memory_leaks check on
+# both builds (growth per call, not a one-time table); allocation failures
 # return NULL as without ASan; an ASan report ends the child (the driver
 # reruns the check past that call), a UBSan report does not (the library is
 # built to recover): the driver collects every report of every child's log.
@@ -196,7 +199,8 @@ function(_ngcc_add_security_selftest n)
   foreach(f IN ITEMS id key records)
     ngcc_iget(${n} ${f} ${f})
   endforeach()
-  foreach(e IN ITEMS security.checks security.detail sanitizer.checks sanitizer.detail memcheck.detail kat.detail)
+  foreach(e IN ITEMS security.checks security.detail sanitizer.checks sanitizer.detail memcheck.detail kat.detail
+                    security.check_detail)
     string(REPLACE "." "_" var "${e}")
     ngcc_iget(${n} expect_${e} ${var})
   endforeach()
@@ -208,6 +212,9 @@ function(_ngcc_add_security_selftest n)
   set(needs "ngcc.security.${id}.${key}")
   if(security_detail)
     list(APPEND args --security-detail "${security_detail}")
+  endif()
+  if(security_check_detail)
+    list(APPEND args --security-check-detail "${security_check_detail}")
   endif()
   if(kat_detail)
     ngcc_expect(${n} kat PASS v)

@@ -123,4 +123,47 @@ static inline unsigned long long ngcc_prof_ticks(void)
 }
 #endif
 
+/* ---- allocation watch (ngcc_memwatch.c, every variant) ----
+ * The library's malloc, calloc, realloc, aligned_alloc, posix_memalign and
+ * free are linked with -Wl,--wrap: the watch sees the allocations of the
+ * candidate's own code (and our glue), not those made inside shared
+ * libraries it calls (OpenSSL). Resolve the functions with
+ * ngcc_instance_sym; the security checks memory_leaks and alloc_failure use
+ * them. Nothing is tracked or failed until the harness asks. */
+typedef struct {
+    unsigned long long live_bytes;  /* tracked blocks not freed: bytes asked for */
+    unsigned long long live_blocks; /* and their number */
+    unsigned long long allocs;      /* allocation calls while tracking */
+    unsigned long long untracked;   /* blocks left out: the table was full */
+} ngcc_memwatch_totals;
+
+/* live blocks of one allocation site (the return address of the call) */
+typedef struct {
+    const void *site;
+    unsigned long long bytes, blocks;
+    unsigned first_epoch; /* the lowest epoch among them */
+} ngcc_memwatch_site;
+
+/* what an armed failure did; lives in the harness's shared memory so the
+ * parent still reads it after the child crashed */
+typedef struct {
+    volatile int fired;
+    unsigned long long bytes; /* the request that was failed */
+    const void *site;
+    char fn[16]; /* "malloc", "calloc", ... */
+} ngcc_memwatch_fault;
+
+/* on: forget every tracked block and count from now; off: stop tracking */
+typedef void (*ngcc_memwatch_track_fn)(int on);
+/* blocks allocated from now on carry this epoch (the harness's call number,
+ * from 1); epoch 0 (after track(1)): allocations are not tracked */
+typedef void (*ngcc_memwatch_epoch_fn)(unsigned epoch);
+typedef void (*ngcc_memwatch_totals_fn)(ngcc_memwatch_totals *out);
+/* live blocks of epoch >= min_epoch grouped by site, at most cap; returns
+ * how many sites were written */
+typedef int (*ngcc_memwatch_sites_fn)(unsigned min_epoch, ngcc_memwatch_site *out, int cap);
+/* the k-th allocation call from now (k >= 1) returns NULL (ENOMEM), its
+ * details written to *out; k = 0 disarms */
+typedef void (*ngcc_memwatch_fail_fn)(unsigned long long k, ngcc_memwatch_fault *out);
+
 #endif /* NGCC_CONTROL_H */

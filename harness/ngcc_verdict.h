@@ -16,7 +16,8 @@ typedef enum {
     NGCC_NOKAT,
     NGCC_MISMATCH,
     NGCC_LEAK,      /* ct: a branch or memory index depends on a secret (valgrind sees an
-                     * undefined value used in candidate code) */
+                     * undefined value used in candidate code); security's memory_leaks:
+                     * heap memory lost with every call (without bound) */
     NGCC_MALLEABLE, /* a valid signature changed by a few bits or bytes still verifies for the
                      * same message and key: not a forgery of a new message */
     NGCC_CRYPTOFAIL,

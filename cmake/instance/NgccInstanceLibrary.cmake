@@ -62,8 +62,9 @@ set(NGCC_ASAN_FLAGS -fsanitize=address,undefined -fno-omit-frame-pointer
 # Symbols the prof variant wraps at link time (see tests/prof).
 set(NGCC_WRAPPED_SYMBOLS sm3hash pseudohash pseudoXOF get_random_number init_random_number)
 # Allocation functions every variant wraps (ngcc_memwatch.c): a failed
-# request is MEMLIMIT evidence for the harness (harness/ngcc_child.h).
-set(NGCC_MEMWATCH_SYMBOLS malloc calloc realloc aligned_alloc posix_memalign mmap)
+# request is MEMLIMIT evidence for the harness (harness/ngcc_child.h); free
+# is wrapped for the live-block tracking of security's memory_leaks.
+set(NGCC_MEMWATCH_SYMBOLS malloc calloc realloc aligned_alloc posix_memalign mmap free)
 
 # Languages of the sources. enable_language() must run at directory scope
 # (inside a function its compile rules are lost at generate time), so this

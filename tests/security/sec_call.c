@@ -65,6 +65,11 @@ void sec_call_begin(ngcc_instance *in, sec_result *res, const sec_claims *cl)
     S.tag = 0x5EC0u;
 }
 
+ngcc_instance *sec_call_instance(void)
+{
+    return S.in;
+}
+
 /* a buffer of the claimed size cannot be had: the harness, not the
  * submission, is out of memory; the parent reports the exit */
 static void need(int ok, const char *name, ull len)

@@ -24,6 +24,8 @@ void sec_call_begin(ngcc_instance *in, sec_result *res, const sec_claims *cl);
 /* sanitizer runs: "#CALL <api> at <what>" on stderr before every call, so
  * a recovered report in the log names its call (sec_memerr context) */
 void sec_call_mark_calls(int on);
+/* the instance of sec_call_begin (for checks that call it directly) */
+ngcc_instance *sec_call_instance(void);
 /* init_random_number(&drng_algorithm, seed, 64) inside the library */
 void sec_call_seed(const unsigned char *seed, const char *what);
 /* len bytes from drng_algorithm inside the library (its get_random_number);

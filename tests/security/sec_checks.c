@@ -42,6 +42,10 @@ static const sec_check sig_checks[] = {
     {"return_codes", NULL, NGCC_PASS},
     /* many honest sign/verify rounds (--scale s): a rejection rate above 1e-3 */
     {"honest_scale", sec_honest_scale, NGCC_CRYPTOFAIL},
+    /* heap blocks lost with every call (sec_leaks.c): LEAK naming bytes per call and the site */
+    {"memory_leaks", sec_memory_leaks, NGCC_LEAK},
+    /* the k-th allocation failed: rc 0 with a wrong output is CRYPTOFAIL (sec_allocfail.c) */
+    {"alloc_failure", sec_alloc_failure, NGCC_CRYPTOFAIL},
 };
 
 static const sec_check kem_checks[] = {
@@ -64,6 +68,8 @@ static const sec_check kem_checks[] = {
     {"return_codes", NULL, NGCC_PASS},
     /* many honest enc/dec rounds (--scale s): a failure rate above "dfr" or 1e-3 */
     {"honest_scale", sec_honest_scale, NGCC_CRYPTOFAIL},
+    {"memory_leaks", sec_memory_leaks, NGCC_LEAK},
+    {"alloc_failure", sec_alloc_failure, NGCC_CRYPTOFAIL},
 };
 
 /* KEX: unwritten_output is judged from determinism's two pattern runs,
@@ -90,6 +96,8 @@ static const sec_check kex_checks[] = {
     {"return_codes", NULL, NGCC_PASS},
     /* many honest sessions (--scale s): disagreement or abort rate above "dfr" or 1e-3 */
     {"honest_scale", sec_kex_honest_scale, NGCC_CRYPTOFAIL},
+    {"memory_leaks", sec_memory_leaks, NGCC_LEAK},
+    {"alloc_failure", sec_alloc_failure, NGCC_CRYPTOFAIL},
 };
 
 static const sec_check hash_checks[] = {
@@ -106,6 +114,8 @@ static const sec_check hash_checks[] = {
     /* junk in the unused bits of the last byte changes nothing (a FINDING if it does) */
     {"unused_bits", sec_hash_unused_bits, NGCC_CRYPTOFAIL},
     {"buffer_safety", NULL, NGCC_OVERFLOW},
+    {"memory_leaks", sec_memory_leaks, NGCC_LEAK},
+    {"alloc_failure", sec_alloc_failure, NGCC_CRYPTOFAIL},
 };
 
 const sec_check *sec_checks_for(int type, int *n)

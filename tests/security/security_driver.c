@@ -24,6 +24,7 @@
 #include "ngcc_util.h"
 #include "sec_buf.h"
 #include "sec_record.h"
+#include "sec_ops.h"
 #include "sec_state.h"
 
 #define DEFAULT_CALL_TIMEOUT 60.0
@@ -88,6 +89,7 @@ static void plan_budget(void)
         budget = 0.8 * S.opt.timeout; /* the CTest timeout is the hard stop */
     sec_budget_plan(&S.budget, &S.costs, S.probe.is_kem, budget, S.plan.nkeys, S.opt.kat_records, S.opt.max_flips,
                     S.probe.is_kem ? S.probe.claims.ct : S.probe.claims.sig);
+    sec_ops_costs(S.costs.op); /* memory_leaks and alloc_failure fit their cases to them */
     /* 5 x the slowest operation, between a fifth (as without a budget: a
      * hang leaves time for the other checks) and half of the test's timeout */
     if (S.opt.call_timeout <= 0 && S.opt.timeout > 0) {

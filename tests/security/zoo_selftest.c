@@ -150,10 +150,38 @@ static void case_detail(void **state)
         fail_msg("%s detail \"%s\" does not match \"%s\"", e->label, d, e->detail);
 }
 
+/* --security-check-detail "check=RE": one check's own detail (a passing
+ * check's note, e.g. memory_leaks naming a one-time allocation) must match */
+static const char *security_check_detail;
+
+static void case_check_detail(void **state)
+{
+    const expectation *e = *state;
+    const char *spec = security_check_detail, *eq = strchr(spec, '=');
+    if (!eq)
+        fail_msg("--security-check-detail wants check=REGEX, got \"%s\"", spec);
+    const cJSON *c;
+    cJSON_ArrayForEach(c, cJSON_GetObjectItem(record(e), "checks"))
+    {
+        const char *check = str(c, "name"), *d = str(c, "detail");
+        if (strlen(check) != (size_t)(eq - spec) || strncmp(check, spec, (size_t)(eq - spec)) != 0)
+            continue;
+        regex_t re;
+        if (regcomp(&re, eq + 1, REG_EXTENDED | REG_NOSUB) != 0)
+            fail_msg("bad regular expression \"%s\"", eq + 1);
+        int no = regexec(&re, d, 0, NULL, 0);
+        regfree(&re);
+        if (no)
+            fail_msg("%s check %s: detail \"%s\" does not match \"%s\"", e->label, check, d, eq + 1);
+        return;
+    }
+    fail_msg("%s: the record has no check %.*s", e->path, (int)(eq - spec), spec);
+}
+
 /* one CMocka case "<label>_<what>" */
 static void add_case(struct CMUnitTest *tests, int *n, expectation *e, const char *what, void (*fn)(void **))
 {
-    static char names[3 * NLABELS][48];
+    static char names[3 * NLABELS + 1][48];
     snprintf(names[*n], sizeof names[*n], "%s_%s", e->label, what);
     tests[*n] = (struct CMUnitTest){names[*n], fn, NULL, NULL, e};
     (*n)++;
@@ -173,6 +201,7 @@ static int parse(int argc, char **argv)
                                        {"sanitizer-detail", 1, 0, 'A'},
                                        {"memcheck", 1, 0, 'm'},
                                        {"memcheck-detail", 1, 0, 'M'},
+                                       {"security-check-detail", 1, 0, 'D'},
                                        {0, 0, 0, 0}};
     int c;
     while ((c = getopt_long(argc, argv, "", lo, NULL)) != -1) {
@@ -213,6 +242,9 @@ static int parse(int argc, char **argv)
         case 'M':
             E[MEMCHECK].detail = optarg;
             break;
+        case 'D':
+            security_check_detail = optarg;
+            break;
         default:
             return -1;
         }
@@ -225,12 +257,12 @@ int main(int argc, char **argv)
     if (parse(argc, argv)) {
         fprintf(stderr, "usage: ngcc-zoo-selftest --name <cand>/<inst> --records <dir>\n"
                         "       [--kat V [--kat-detail RE]] [--security V [--security-checks SPEC] "
-                        "[--security-detail RE]]\n"
+                        "[--security-detail RE] [--security-check-detail CHECK=RE]]\n"
                         "       [--sanitizer V [--sanitizer-checks SPEC] [--sanitizer-detail RE]]\n"
                         "       [--memcheck V [--memcheck-detail RE]]\n");
         return 2;
     }
-    struct CMUnitTest tests[3 * NLABELS];
+    struct CMUnitTest tests[3 * NLABELS + 1];
     int n = 0;
     for (int l = 0; l < NLABELS; l++) {
         expectation *e = &E[l];
@@ -243,6 +275,8 @@ int main(int argc, char **argv)
             add_case(tests, &n, e, "checks", case_checks);
         if (e->detail)
             add_case(tests, &n, e, "detail", case_detail);
+        if (l == SECURITY && security_check_detail)
+            add_case(tests, &n, e, "check_detail", case_check_detail);
     }
     char group[300];
     snprintf(group, sizeof group, "selftest %s", name);
