@@ -11,6 +11,7 @@ include(NgccIsa)
 include(NgccDiscoverReport)
 include(NgccDiscoverNames)
 include(NgccIccsFiles)
+include(NgccCaseFold)
 
 # Source files that are drivers or benchmarks by name (they carry a main).
 set(NGCC_DRIVER_NAME_REGEX
@@ -731,6 +732,10 @@ function(ngcc_register_instance key label zoo)
     endif()
     list(APPEND all_incs "${x}")
   endforeach()
+  ngcc_casefold_includes("${srcs};${hdrs}" "${all_incs}" "${root}/casefold" casefold)
+  if(casefold)
+    list(APPEND all_incs "${root}/casefold")
+  endif()
   ngcc_instance_isa()
   ngcc_instance_names()
   ngcc_iccs_files() # official ICCS copies (NgccIccsFiles.cmake)

@@ -53,7 +53,7 @@ function(ngcc_write_discovery file)
   foreach(pair "sources;src_rel" "excluded;excluded" "include_dirs;all_incs" "flagsets;flagsets"
                "isa;isa" "isa_flags;isa_flags" "defines;O_defines" "libraries;O_libraries"
                "flags;O_flags" "link_flags;O_link_flags" "labels;labels" "duplicates;duplicates"
-               "build_hints;hint_texts" "ai_defines;ai_defines")
+               "build_hints;hint_texts" "ai_defines;ai_defines" "casefold;casefold")
     list(GET pair 0 name)
     list(GET pair 1 var)
     ngcc_json_list(arr ${${var}})
@@ -131,6 +131,11 @@ function(ngcc_report_instance)
     endforeach()
     list(JOIN hint_texts ", " t)
     ngcc_report(${id} "    build files (never run) would set: ${t}")
+  endif()
+  if(casefold)
+    list(JOIN casefold ", " t)
+    ngcc_report(${id} "    quirk: includes written for a case-insensitive file system, resolved by stand-ins \
+(${root}/casefold): ${t}")
   endif()
   list(LENGTH incs ninc)
   if(ninc GREATER 1 OR O_include_dirs)

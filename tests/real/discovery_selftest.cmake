@@ -273,6 +273,14 @@ check("an NGCC_SUBMISSIONS entry that does not exist is a tree error naming it (
 field(ngcc-discovery-rel V-1 ai a)
 check("a relative NGCC_SUBMISSIONS entry is resolved against the working folder (${a})" "a STREQUAL \"V_1\"")
 
+# includes written for a case-insensitive file system (quirk class 26)
+file(WRITE "${WORK}/fold/a.c" "#include \"NTT.h\"\n#include \"sub/Params.h\"\n#include \"gone.h\"\n#include <stdio.h>\n")
+file(WRITE "${WORK}/fold/ntt.h" "int ntt;\n")
+file(WRITE "${WORK}/fold/sub/params.h" "int params;\n")
+ngcc_casefold_includes("${WORK}/fold/a.c" "${WORK}/fold" "${WORK}/fold-out" notes)
+check("\"NTT.h\" and \"sub/Params.h\" get stand-ins for ntt.h and sub/params.h, gone.h none (${notes})"
+  "notes STREQUAL \"\\\"NTT.h\\\" (a.c) -> ntt.h;\\\"sub/Params.h\\\" (a.c) -> params.h\" AND EXISTS \"${WORK}/fold-out/sub/Params.h\" AND NOT EXISTS \"${WORK}/fold-out/gone.h\"")
+
 # Makefile defines over continued lines and operators (quirk class 30), and -I folders
 file(WRITE "${WORK}/mk/inst/Makefile" "CFLAGS = -O3 -Wall \\\n   -DNDEBUG\nCPPFLAGS += -I. -Isrc \\\n\t-DHAVE_SYS_RANDOM_H -DHAVE_GETRANDOM \\\n\t-DSYDO_REF_NGCC\nkat: CPPFLAGS += -DPARAMS=1\n")
 ngcc_build_file_hints("${WORK}/mk" "${WORK}/mk/inst" h)

@@ -39,7 +39,7 @@ function(ngcc_fixtures_of out)
 endfunction()
 
 set(NGCC_QUIRK_INSTANCES
-  fxq-build/BAD-128 fxq-build/NTT-128 fxq-build/NTT-128~standin fxq-build/PKC-128 fxq-build/GNU-128
+  fxq-build/BAD-128 fxq-build/NTT-128 fxq-build/NTT-128~standin fxq-build/NTT-128~missing fxq-build/PKC-128 fxq-build/GNU-128
   fxq-layout/TINS-128 fxq-layout/TINS-128.opt fxq-layout/TINS-128.add
   fxq-runtime/VAR-128 fxq-runtime/VAR-128~capacity fxq-runtime/SLOW-128 fxq-runtime/MEM-128
   fxq-runtime/MEM-128~new fxq-runtime/ESC-128)

@@ -1,0 +1,66 @@
+# Includes written for a case-insensitive file system (quirk class 26): a
+# Windows-built package includes "NTT.h" where the archive ships ntt.h. For
+# every #include "x" of an instance's sources and headers that no search
+# folder holds as written (the including file's folder, then the include
+# path) but one holds under another case, a one-line stand-in
+# <root>/casefold/x that includes the real file is written; that folder goes
+# last on the include path and discovery says so (casefold in discovery.json).
+# A header missing under every case stays missing: BUILDFAIL names it.
+#
+# ngcc_casefold_includes(<files> <include dirs> <out dir> <notes var>)
+#   notes: '"NTT.h" (SIG_AlgorithmInstance.c) -> ntt.h' items; empty when
+#   nothing was folded (and then no folder is written)
+function(ngcc_casefold_includes files incs outdir notes_out)
+  set(notes "")
+  set(done "")
+  file(REMOVE_RECURSE "${outdir}")
+  foreach(f IN LISTS files)
+    file(STRINGS "${f}" lines REGEX "^[ \t]*#[ \t]*include[ \t]*\"[^\"]+\"")
+    get_filename_component(fdir "${f}" DIRECTORY)
+    foreach(l IN LISTS lines)
+      string(REGEX MATCH "\"([^\"]+)\"" m "${l}")
+      set(name "${CMAKE_MATCH_1}")
+      if(name IN_LIST done OR IS_ABSOLUTE "${name}")
+        continue()
+      endif()
+      set(found FALSE)
+      foreach(base IN LISTS fdir incs)
+        if(EXISTS "${base}/${name}")
+          set(found TRUE)
+          break()
+        endif()
+      endforeach()
+      if(found)
+        continue()
+      endif()
+      get_filename_component(want "${name}" NAME)
+      string(TOLOWER "${want}" lwant)
+      set(match "")
+      foreach(base IN LISTS fdir incs)
+        get_filename_component(sub "${base}/${name}" DIRECTORY)
+        file(GLOB cands LIST_DIRECTORIES false "${sub}/*")
+        foreach(c IN LISTS cands)
+          get_filename_component(cn "${c}" NAME)
+          string(TOLOWER "${cn}" lcn)
+          if(lcn STREQUAL lwant)
+            set(match "${c}")
+            break()
+          endif()
+        endforeach()
+        if(match)
+          break()
+        endif()
+      endforeach()
+      list(APPEND done "${name}")
+      if(match)
+        file(WRITE "${outdir}/${name}"
+          "/* ngcc-ctest: \"${name}\" is shipped as ${match} (a package made on a case-insensitive file system) */\n"
+          "#include \"${match}\"\n")
+        get_filename_component(fn "${f}" NAME)
+        get_filename_component(mn "${match}" NAME)
+        list(APPEND notes "\"${name}\" (${fn}) -> ${mn}")
+      endif()
+    endforeach()
+  endforeach()
+  set(${notes_out} "${notes}" PARENT_SCOPE)
+endfunction()
