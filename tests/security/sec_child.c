@@ -6,8 +6,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "ngcc_child.h"
 #include "ngcc_util.h"
@@ -107,4 +109,20 @@ void sec_child_run(int (*fn)(void *, int), void *arg, sec_result *res, const sec
         return;
     }
     describe_end(&cr, res, where, end);
+}
+
+char *sec_child_take_output(int fd)
+{
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0 || st.st_size <= 0)
+        return NULL;
+    char *text = malloc((size_t)st.st_size + 1);
+    ssize_t got = text ? pread(fd, text, (size_t)st.st_size, 0) : -1;
+    if (got < 0) {
+        free(text);
+        return NULL;
+    }
+    text[got] = 0;
+    fputs(text, stderr);
+    return text;
 }

@@ -40,4 +40,9 @@ typedef struct {
  * res->finished when done */
 void sec_child_run(int (*fn)(void *arg, int wfd), void *arg, sec_result *res, const sec_child_opts *o, sec_end *end);
 
+/* a per-input child's output, kept in a memory file (fd): copied to this
+ * process's stderr (the check's log) and returned (malloc'd; NULL if empty),
+ * so a sanitizer report in it can be tied to its input */
+char *sec_child_take_output(int fd);
+
 #endif

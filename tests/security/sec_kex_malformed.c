@@ -141,35 +141,9 @@ static void call_case(sec_job *j, const sec_kex_trace *t, const kmal_case *c, un
     const sec_claims *cl = &j->claims;
     unsigned char *st = calloc(1, (size_t)(cl->sta > cl->stb ? cl->sta : cl->stb) + 1);
     unsigned char *out = calloc(1, (size_t)(cl->msg > cl->ss ? cl->msg : cl->ss) + 1);
-    ull st_len, out_len = 0;
-    if (k <= 3) {
-        st_len = t->st_before_len[k];
-        memcpy(st, t->st_before[k], (size_t)st_len);
-        o->rc = sec_kex_pass(what, k, t->sk[side], t->sk_len[side], pk, pk_len, in, in_len, st, &st_len, out, &out_len);
-    } else {
-        st_len = t->st_end_len[side];
-        memcpy(st, t->st_end[side], (size_t)st_len);
-        o->rc =
-            sec_kex_derive(what, side, t->sk[side], t->sk_len[side], pk, pk_len, in, in_len, st, st_len, out, &out_len);
-    }
+    ull out_len = 0;
+    o->rc = sec_kex_trace_repeat(t, k, what, pk, pk_len, in, in_len, st, out, &out_len);
     o->done = 1;
-}
-
-/* the input child's output (kept in a memory file): a sanitizer report names it */
-static char *take_output(int fd)
-{
-    struct stat st;
-    if (fd < 0 || fstat(fd, &st) != 0 || st.st_size <= 0)
-        return NULL;
-    char *text = malloc((size_t)st.st_size + 1);
-    ssize_t got = text ? pread(fd, text, (size_t)st.st_size, 0) : -1;
-    if (got < 0) {
-        free(text);
-        return NULL;
-    }
-    text[got] = 0;
-    fputs(text, stderr);
-    return text;
 }
 
 /* a failure of one input: the gravest one's text and verdict are kept */
@@ -215,7 +189,7 @@ static void run_case(sec_job *j, const sec_kex_trace *t, const kmal_case *c, uns
                  sigabbrev_np(WTERMSIG(st)) ? sigabbrev_np(WTERMSIG(st)) : "?", WTERMSIG(st));
     else if (!o->done && !o->overread)
         snprintf(ended, sizeof ended, "ended the process (exit code %d)", WIFEXITED(st) ? WEXITSTATUS(st) : -1);
-    char *text = take_output(fd);
+    char *text = sec_child_take_output(fd);
     sec_memerr me;
     if (ended[0] && j->opt->sanitizer && text && sec_memerr_sanitizer_text(text, &me) == 1) {
         v = me.verdict;

@@ -70,17 +70,8 @@ static void run_case(const sec_job *j, const sec_kex_trace *t, int c, int kind, 
         memset(in, 0xFF, (size_t)len);
     else if (kind == KEY_FF)
         memset(pk, 0xFF, (size_t)pk_len);
-    ull st_len, out_len = 0;
-    if (c <= 3) {
-        st_len = t->st_before_len[c];
-        memcpy(st, t->st_before[c], (size_t)st_len);
-        o->rc = sec_kex_pass(what, c, t->sk[side], t->sk_len[side], pk, pk_len, in, len, st, &st_len, out, &out_len);
-    } else {
-        st_len = t->st_end_len[side];
-        memcpy(st, t->st_end[side], (size_t)st_len);
-        o->rc =
-            sec_kex_derive(what, side, t->sk[side], t->sk_len[side], pk, pk_len, in, len, st, st_len, out, &out_len);
-    }
+    ull out_len = 0;
+    o->rc = sec_kex_trace_repeat(t, c, what, pk, pk_len, in, len, st, out, &out_len);
     o->out_len = o->rc >= 0 ? out_len : 0; /* an error's output is not compared */
     memcpy(o->out, out, (size_t)(o->out_len < KSTALE_OUT ? o->out_len : KSTALE_OUT));
     o->done = 1;

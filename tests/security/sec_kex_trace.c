@@ -98,3 +98,19 @@ void sec_kex_trace_free(sec_kex_trace *t)
     }
     memset(t, 0, sizeof *t);
 }
+
+int sec_kex_trace_repeat(const sec_kex_trace *t, int c, const char *what, const unsigned char *pk, ull pk_len,
+                         const unsigned char *in, ull in_len, unsigned char *st, unsigned char *out, ull *out_len)
+{
+    int side = c <= SEC_KEX_MAXP ? c % 2 == 0 : c == SEC_KEX_MAXP + 2; /* 0: A, 1: B */
+    ull st_len;
+    *out_len = 0;
+    if (c <= SEC_KEX_MAXP) {
+        st_len = t->st_before_len[c];
+        memcpy(st, t->st_before[c], (size_t)st_len);
+        return sec_kex_pass(what, c, t->sk[side], t->sk_len[side], pk, pk_len, in, in_len, st, &st_len, out, out_len);
+    }
+    st_len = t->st_end_len[side];
+    memcpy(st, t->st_end[side], (size_t)st_len);
+    return sec_kex_derive(what, side, t->sk[side], t->sk_len[side], pk, pk_len, in, in_len, st, st_len, out, out_len);
+}

@@ -32,5 +32,12 @@ typedef struct {
  * first error; both derives are tried once the passes are done) */
 int sec_kex_trace_run(const sec_claims *c, sec_kex_trace *t, const unsigned char *seed, const char *what);
 void sec_kex_trace_free(sec_kex_trace *t);
+/* call c of the session again from the honest state before it (c 1..3: that
+ * pass, with its sender's state before it; 4, 5: derive_a, derive_b, with the
+ * party's state after its last pass), on the given peer key pk and incoming
+ * message in; st has room for the larger state, out for the message or
+ * secret. Returns the call's return code; *out_len its output length. */
+int sec_kex_trace_repeat(const sec_kex_trace *t, int c, const char *what, const unsigned char *pk, ull pk_len,
+                         const unsigned char *in, ull in_len, unsigned char *st, unsigned char *out, ull *out_len);
 
 #endif

@@ -136,24 +136,6 @@ static unsigned long watch_allocs(off_t from, unsigned long long *largest, off_t
     return n;
 }
 
-/* the input child's output, kept in a memory file: a sanitizer report in
- * it names its input (then it is copied to the check's log) */
-static char *take_output(int fd)
-{
-    struct stat st;
-    if (fd < 0 || fstat(fd, &st) != 0 || st.st_size <= 0)
-        return NULL;
-    char *text = malloc((size_t)st.st_size + 1);
-    ssize_t got = text ? pread(fd, text, (size_t)st.st_size, 0) : -1;
-    if (got < 0) {
-        free(text);
-        return NULL;
-    }
-    text[got] = 0;
-    fputs(text, stderr);
-    return text;
-}
-
 /* how the input's child ended: "" if it returned; *v its verdict then */
 static void run_input(const sec_job *j, int item, int k, const char *what, mal_out *o, char *ended, size_t cap,
                       ngcc_verdict *v)
@@ -181,7 +163,7 @@ static void run_input(const sec_job *j, int item, int k, const char *what, mal_o
                  WTERMSIG(st));
     else if (!o->done)
         snprintf(ended, cap, "ended the process (exit code %d)", WIFEXITED(st) ? WEXITSTATUS(st) : -1);
-    char *text = take_output(out);
+    char *text = sec_child_take_output(out);
     sec_memerr me;
     if (ended[0] && j->opt->sanitizer && text && sec_memerr_sanitizer_fatal(text, &me) == 1) { /* the report names it */
         *v = me.verdict;

@@ -1,6 +1,8 @@
 #define _GNU_SOURCE
 #include "sec_memwatch.h"
 
+#include "sec_child.h"
+
 #include <dlfcn.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -121,23 +123,6 @@ static void name_site(const void *site, char *out, size_t cap)
         snprintf(out, cap, "%s+0x%lx", lib ? lib + 1 : info.dli_fname, off + 1);
 }
 
-/* the child's output: copied to the check's log; returned (malloc'd) */
-static char *take_output(int fd)
-{
-    struct stat st;
-    if (fd < 0 || fstat(fd, &st) != 0 || st.st_size <= 0)
-        return NULL;
-    char *text = malloc((size_t)st.st_size + 1);
-    ssize_t got = text ? pread(fd, text, (size_t)st.st_size, 0) : -1;
-    if (got < 0) {
-        free(text);
-        return NULL;
-    }
-    text[got] = 0;
-    fputs(text, stderr);
-    return text;
-}
-
 void sec_memwatch_fork(const sec_job *j, void (*fn)(void *arg), void *arg, unsigned timeout_s, char *ended, size_t cap)
 {
     volatile int *done = mmap(NULL, sizeof *done, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
@@ -173,7 +158,7 @@ void sec_memwatch_fork(const sec_job *j, void (*fn)(void *arg), void *arg, unsig
                  WTERMSIG(st));
     else if (!*done)
         snprintf(ended, cap, "ended the process (exit code %d)", WIFEXITED(st) ? WEXITSTATUS(st) : -1);
-    char *text = take_output(out);
+    char *text = sec_child_take_output(out);
     sec_memerr me;
     if (ended[0] && j->opt->sanitizer && text && sec_memerr_sanitizer_text(text, &me) == 1) {
         snprintf(ended, cap, "%.*s", (int)cap - 1, me.summary);
