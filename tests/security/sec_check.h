@@ -52,8 +52,8 @@ void sec_malformed_input(sec_job *j); /* SIG and KEM (sec_malformed.c) */
  * sec_call_pattern 1 (a) and 2 (b): bytes that kept the pattern (sec_determinism.c) */
 void sec_unwritten_compare(sec_job *j, const char *api, const char *name, const unsigned char *a,
                            unsigned long long alen, const unsigned char *b, unsigned long long blen);
-void sec_memory_leaks(sec_job *j);    /* every type (sec_leaks.c) */
-void sec_alloc_failure(sec_job *j);   /* every type (sec_allocfail.c) */
+void sec_memory_leaks(sec_job *j);  /* every type (sec_leaks.c) */
+void sec_alloc_failure(sec_job *j); /* every type (sec_allocfail.c) */
 /* KEX (sec_kex_checks.c) */
 void sec_kex_honest(sec_job *j);
 void sec_kex_seed_dependence(sec_job *j);
