@@ -23,11 +23,11 @@ static int line_len(const char *p)
     return (int)strcspn(p, "\n");
 }
 
-/* s inside the line at p, or NULL */
+/* s inside the line at p, or NULL (searched within the line only: a log of
+ * a chatty instance has hundreds of thousands of lines) */
 static const char *in_line(const char *p, const char *s)
 {
-    const char *f = strstr(p, s);
-    return (f && f < p + line_len(p)) ? f : NULL;
+    return memmem(p, (size_t)line_len(p), s, strlen(s));
 }
 
 static const char *prev_line(const char *text, const char *p)
