@@ -198,8 +198,9 @@ static void record_making(sec_state *s, const sec_result *r, const sec_end *end)
 }
 
 /* one child making the items from job->start on. Returns 1 if it got to the
- * end; else 0, with the item it failed at and whether no call returned at all */
-static int make_from(sec_state *s, sec_job *job, int *failed_at, int *stuck)
+ * end; else 0, with the item it failed at, whether no call returned at all
+ * and whether a sanitizer report ended it */
+static int make_from(sec_state *s, sec_job *job, int *failed_at, int *stuck, int *by_report)
 {
     sec_result *r = sec_result_map();
     char name[32], path[1100];
@@ -215,6 +216,7 @@ static int make_from(sec_state *s, sec_job *job, int *failed_at, int *stuck)
     sec_collect_reports(s, path, "material", &s->making);
     *failed_at = r->step;
     *stuck = end.verdict != NGCC_PASS && r->progress == 0;
+    *by_report = end.memerr.fatal;
     memcpy(s->first_op_seconds, r->op_seconds, sizeof s->first_op_seconds);
     sec_result_unmap(r);
     keep_report(s, &end);
@@ -225,8 +227,8 @@ static int make_from(sec_state *s, sec_job *job, int *failed_at, int *stuck)
 int sec_run_time_first(sec_state *s)
 {
     sec_job job = {&s->opt, &s->plan, s->mat, s->probe.claims, NULL, NULL, 0, 1, 1};
-    int failed_at, stuck;
-    int ok = make_from(s, &job, &failed_at, &stuck);
+    int failed_at, stuck, by_report;
+    int ok = make_from(s, &job, &failed_at, &stuck, &by_report);
     s->material_from = 1; /* made or left out, as sec_run_material would */
     return ok && s->mat->item_ok[0];
 }
@@ -234,9 +236,12 @@ int sec_run_time_first(sec_state *s)
 void sec_run_material(sec_state *s)
 {
     sec_job job = {&s->opt, &s->plan, s->mat, s->probe.claims, NULL, NULL, s->material_from, 0, 0};
-    int streak = 0, failed_at, stuck;
-    while (job.start < s->plan.nitems && !make_from(s, &job, &failed_at, &stuck)) {
-        streak = failed_at == job.start ? streak + 1 : 1;
+    int streak = 0, failed_at, stuck, by_report;
+    while (job.start < s->plan.nitems && !make_from(s, &job, &failed_at, &stuck, &by_report)) {
+        /* a child an ASan report ended stopped at a reported error, not a
+         * hang or crash of its own: the next item is still tried (each one
+         * may reach other reports), within the deadline */
+        streak = by_report ? 0 : failed_at == job.start ? streak + 1 : 1;
         if (stuck || streak == MATERIAL_GIVE_UP || ngcc_now() > s->deadline) {
             size_t l = strlen(s->making.detail);
             if (failed_at + 1 < s->plan.nitems)
