@@ -20,6 +20,9 @@ const sec_check *sec_checks_for(int type, int *n);
 
 /* for the run functions: one failure (the first one's text is kept) */
 void sec_fail(sec_job *j, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* one failure of a check whose inputs fail in different ways (CRASH,
+ * OVERFLOW, ...): the gravest one's text and verdict are kept */
+void sec_fail_as(sec_job *j, ngcc_verdict v, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* one tolerated deviation, reported as a FINDING */
 void sec_finding(sec_job *j, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* one changed valid signature that verified for its own message and key

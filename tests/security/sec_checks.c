@@ -149,6 +149,18 @@ void sec_fail(sec_job *j, const char *fmt, ...)
     r->fail_verdict = j->check->fail_verdict;
 }
 
+void sec_fail_as(sec_job *j, ngcc_verdict v, const char *fmt, ...)
+{
+    sec_result *r = j->res;
+    if (r->failure.count++ == 0 || sec_verdict_rank(v) > sec_verdict_rank(r->fail_verdict)) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(r->failure.first, sizeof r->failure.first, fmt, ap);
+        va_end(ap);
+        r->fail_verdict = v;
+    }
+}
+
 void sec_finding(sec_job *j, const char *fmt, ...)
 {
     sec_result *r = j->res;

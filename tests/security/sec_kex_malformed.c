@@ -146,20 +146,6 @@ static void call_case(sec_job *j, const sec_kex_trace *t, const kmal_case *c, un
     o->done = 1;
 }
 
-/* a failure of one input: the gravest one's text and verdict are kept */
-static void kmal_fail(sec_job *j, ngcc_verdict v, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void kmal_fail(sec_job *j, ngcc_verdict v, const char *fmt, ...)
-{
-    sec_result *r = j->res;
-    if (r->failure.count++ == 0 || sec_verdict_rank(v) > sec_verdict_rank(r->fail_verdict)) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(r->failure.first, sizeof r->failure.first, fmt, ap);
-        va_end(ap);
-        r->fail_verdict = v;
-    }
-}
-
 /* one input in a child of its own; its outcome into the check's result */
 static void run_case(sec_job *j, const sec_kex_trace *t, const kmal_case *c, unsigned char *page_end, kmal_out *o,
                      unsigned long *errors, unsigned long *accepted)
@@ -195,14 +181,14 @@ static void run_case(sec_job *j, const sec_kex_trace *t, const kmal_case *c, uns
         v = me.verdict;
         snprintf(ended, sizeof ended, "%.*s", (int)sizeof ended - 1, me.summary);
         sec_memerr_free(&me);
-        kmal_fail(j, v, "%s on %s (%s at record 0)", ended, c->input, c->api);
+        sec_fail_as(j, v, "%s on %s (%s at record 0)", ended, c->input, c->api);
     } else if (ended[0]) {
-        kmal_fail(j, v, "%s %s on %s (record 0)", c->api, ended, c->input);
+        sec_fail_as(j, v, "%s %s on %s (record 0)", c->api, ended, c->input);
     } else if (o->overread) {
-        kmal_fail(j, NGCC_OVERFLOW,
-                  "%s read past the end of %s: %ld byte(s) past the declared length (the message ended at an "
-                  "unreadable page; record 0)",
-                  c->api, c->input, o->overread);
+        sec_fail_as(j, NGCC_OVERFLOW,
+                    "%s read past the end of %s: %ld byte(s) past the declared length (the message ended at an "
+                    "unreadable page; record 0)",
+                    c->api, c->input, o->overread);
     } else if (!c->key && (c->kind == EMPTY || c->kind == CUT_LAST || c->kind == APPEND_ZERO) && o->rc >= 0) {
         sec_finding(j, "%s returned %d for %s at record 0: the declared length is not checked", c->api, o->rc,
                     c->input);

@@ -175,20 +175,6 @@ static void run_input(const sec_job *j, int item, int k, const char *what, mal_o
         close(out);
 }
 
-/* a failure of one input: the gravest one's text and verdict are kept */
-static void mal_fail(sec_job *j, ngcc_verdict v, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static void mal_fail(sec_job *j, ngcc_verdict v, const char *fmt, ...)
-{
-    sec_result *r = j->res;
-    if (r->failure.count++ == 0 || sec_verdict_rank(v) > sec_verdict_rank(r->fail_verdict)) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(r->failure.first, sizeof r->failure.first, fmt, ap);
-        va_end(ap);
-        r->fail_verdict = v;
-    }
-}
-
 void sec_malformed_input(sec_job *j)
 {
     const sec_material *m = j->mat;
@@ -232,9 +218,9 @@ void sec_malformed_input(sec_job *j)
             snprintf(alloc, sizeof alloc, " after asking for %llu bytes (about 2^%.0f; an absurd allocation)", largest,
                      log2((double)largest));
         if (ended[0] && v != NGCC_CRASH)
-            mal_fail(j, v, "%s on %s at %s%s", ended, input, label, alloc); /* a sanitizer report */
+            sec_fail_as(j, v, "%s on %s at %s%s", ended, input, label, alloc); /* a sanitizer report */
         else if (ended[0])
-            mal_fail(j, v, "%s %s on %s at %s%s", api, ended, input, label, alloc);
+            sec_fail_as(j, v, "%s %s on %s at %s%s", api, ended, input, label, alloc);
         else if (alloc[0])
             sec_finding(j, "%s returned %d on %s at %s%s", api, out[k].rc, input, label, alloc);
         else if (out[k].rc == 0 && kem && input_len(k, len) != len)
