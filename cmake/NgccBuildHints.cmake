@@ -91,13 +91,13 @@ endfunction()
 # accepts a static definition after a plain declaration, quirk class 26).
 function(_ngcc_hint_static_clash err out)
   set(hint "")
-  if(err MATCHES "^([^:]+:[0-9]+):[0-9]+: error: static declaration of '([A-Za-z_0-9]+)' follows non-static")
+  if(err MATCHES "^([^:]+:[0-9]+):[0-9]+: error: static declaration of (‘|')([A-Za-z_0-9]+)(’|') follows non-static")
     set(def "${CMAKE_MATCH_1}")
-    set(fn "${CMAKE_MATCH_2}")
+    set(fn "${CMAKE_MATCH_3}")
     set(prev "")
     file(GLOB logs "${ROOT}/${VARIANT}-*.log")
     foreach(l IN LISTS logs)
-      file(STRINGS "${l}" note REGEX "note: previous (declaration|implicit declaration) of '${fn}'" LIMIT_COUNT 1)
+      file(STRINGS "${l}" note REGEX "note: previous (declaration|implicit declaration) (of (‘|')${fn}(’|')|is here)" LIMIT_COUNT 1 ENCODING UTF-8)
       if(note MATCHES "^([^:]+:[0-9]+):")
         set(prev "${CMAKE_MATCH_1}")
         break()
@@ -116,6 +116,65 @@ in a folder of your own through \"include_dirs\", or leave the file out with \"s
     endif()
   endif()
   set(${out} "${hint}" PARENT_SCOPE)
+endfunction()
+
+# ngcc_glibc_clash_retry(<first error> <out>): out is "" or why the failed flag
+# set is worth one more try with -U_GNU_SOURCE: the error is a static
+# definition clashing with a declaration in a system header (glibc's, made
+# visible by the published sets' _GNU_SOURCE) and the package's own build
+# files ask for a strict -std=c89/c99/c11/c17 with no feature-test macro, so
+# the package was written for exactly that namespace (quirk class 23).
+function(ngcc_glibc_clash_retry err out)
+  set(${out} "" PARENT_SCOPE)
+  if(NOT err MATCHES "error: static declaration of (‘|')([A-Za-z_0-9]+)(’|') follows non-static")
+    return()
+  endif()
+  set(fn "${CMAKE_MATCH_2}")
+  set(prev "")
+  file(GLOB logs "${ROOT}/${VARIANT}-*.log")
+  foreach(l IN LISTS logs)
+    file(STRINGS "${l}" note REGEX "note: previous (declaration|implicit declaration) (of (‘|')${fn}(’|')|is here)" LIMIT_COUNT 1 ENCODING UTF-8)
+    if(note MATCHES "^([^:]+:[0-9]+):")
+      set(prev "${CMAKE_MATCH_1}")
+      break()
+    endif()
+  endforeach()
+  if(NOT prev MATCHES "^/usr/")
+    return()
+  endif()
+  ngcc_build_files_std("${NGCC_INSTANCE_DIR}" std_how)
+  if(std_how)
+    set(${out} "glibc declares ${fn} (${prev}) under _GNU_SOURCE and the candidate defines its own static \
+one; ${std_how}" PARENT_SCOPE)
+  endif()
+endfunction()
+
+# ngcc_build_files_std(<dir> <out>): out is "<file> builds with -std=<std> and
+# no feature-test macro" when the build files in <dir> (and its parent's)
+# name a strict ISO standard and none of _GNU_SOURCE, _DEFAULT_SOURCE,
+# _POSIX_C_SOURCE, _XOPEN_SOURCE, _BSD_SOURCE; else "".
+function(ngcc_build_files_std dir out)
+  set(${out} "" PARENT_SCOPE)
+  get_filename_component(parent "${dir}" DIRECTORY)
+  file(GLOB_RECURSE files LIST_DIRECTORIES false "${dir}/CMakeLists.txt" "${dir}/*.cmake"
+    "${dir}/Makefile" "${dir}/makefile" "${dir}/GNUmakefile" "${dir}/*.mk")
+  foreach(f CMakeLists.txt Makefile makefile GNUmakefile)
+    if(EXISTS "${parent}/${f}" AND NOT IS_DIRECTORY "${parent}/${f}")
+      list(APPEND files "${parent}/${f}")
+    endif()
+  endforeach()
+  set(strict "")
+  foreach(f IN LISTS files)
+    file(READ "${f}" text)
+    if(text MATCHES "_(GNU|DEFAULT|BSD|SVID)_SOURCE|_POSIX_C_SOURCE|_XOPEN_SOURCE|-std=gnu")
+      return()
+    endif()
+    if(NOT strict AND text MATCHES "-std=(c89|c90|c99|c11|c17|c18|iso9899:[0-9]+)")
+      get_filename_component(fname "${f}" NAME)
+      set(strict "${fname} builds with -std=${CMAKE_MATCH_1} and no feature-test macro")
+    endif()
+  endforeach()
+  set(${out} "${strict}" PARENT_SCOPE)
 endfunction()
 
 function(ngcc_build_hints err out)

@@ -307,6 +307,28 @@ file(WRITE "${ROOT}/plain-guide.log" "ntt.c:12:13: error: static declaration of 
 ngcc_build_hints("ntt.c:12:13: error: static declaration of 'ntt_layer' follows non-static declaration" h)
 check("a static definition after the candidate's plain declaration names both (${h})"
   "h MATCHES \"ntt_layer is declared without static at ntt.h:7 and defined static at ntt.c:12 [(]MSVC accepts.*include_dirs\"")
+# gcc in a UTF-8 locale quotes with U+2018/U+2019; clang's note says "is here"
+file(WRITE "${ROOT}/plain-guide.log" "fb.h:4:13: error: static declaration of ‘explicit_bzero’ follows non-static declaration\n/usr/include/string.h:466:13: note: previous declaration of ‘explicit_bzero’ with type ‘void(void *, size_t)’\n")
+ngcc_build_hints("fb.h:4:13: error: static declaration of ‘explicit_bzero’ follows non-static declaration" h)
+check("the same in gcc's UTF-8 quotes (${h})" "h MATCHES \"glibc declares explicit_bzero [(]/usr/include/string.h:466[)]\"")
+# the retry without _GNU_SOURCE: only for a glibc clash in a package whose
+# build files ask for a strict -std and no feature-test macro
+set(NGCC_INSTANCE_DIR "${WORK}/strict/inst")
+file(WRITE "${NGCC_INSTANCE_DIR}/Makefile" "CFLAGS = -std=c11 -O2 -include fallbacks.h\n")
+file(WRITE "${ROOT}/plain-guide.log" "fb.h:4:13: error: static declaration of 'explicit_bzero' follows non-static declaration\n/usr/include/string.h:466:13: note: previous declaration is here\n")
+ngcc_glibc_clash_retry("fb.h:4:13: error: static declaration of 'explicit_bzero' follows non-static declaration" r)
+check("a strict -std=c11 Makefile and a glibc clash (clang's note) ask for the retry (${r})"
+  "r MATCHES \"glibc declares explicit_bzero [(]/usr/include/string.h:466[)] under _GNU_SOURCE.*Makefile builds with -std=c11 and no feature-test macro$\"")
+file(WRITE "${NGCC_INSTANCE_DIR}/Makefile" "CFLAGS = -std=c11 -O2 -D_POSIX_C_SOURCE=200809L\n")
+ngcc_glibc_clash_retry("fb.h:4:13: error: static declaration of 'explicit_bzero' follows non-static declaration" r)
+check("a Makefile with a feature-test macro: no retry (${r})" "r STREQUAL \"\"")
+file(WRITE "${NGCC_INSTANCE_DIR}/Makefile" "CFLAGS = -std=gnu11 -O2\n")
+ngcc_glibc_clash_retry("fb.h:4:13: error: static declaration of 'explicit_bzero' follows non-static declaration" r)
+check("a Makefile with -std=gnu11: no retry (${r})" "r STREQUAL \"\"")
+file(WRITE "${NGCC_INSTANCE_DIR}/Makefile" "CFLAGS = -std=c11 -O2\n")
+file(WRITE "${ROOT}/plain-guide.log" "ntt.c:12:13: error: static declaration of 'ntt_layer' follows non-static declaration\nntt.h:7:6: note: previous declaration of 'ntt_layer' with type 'void(int16_t *)'\n")
+ngcc_glibc_clash_retry("ntt.c:12:13: error: static declaration of 'ntt_layer' follows non-static declaration" r)
+check("a clash with the candidate's own header: no retry (${r})" "r STREQUAL \"\"")
 set(NGCC_BUILD_HINTS "")
 ngcc_build_hints("b.c:3:5: error: 'LEVEL' undeclared" h)
 check("no build file hints: no hint (${h})" "h STREQUAL \"\"")

@@ -155,6 +155,16 @@ expect(C11-128 build-plain.json flagset EQUALS guide)
 # the name probe takes the forced include in its two-item spelling
 expect(C11-128 discovery.json ai_method EQUALS preprocessor)
 expect(C11-128 build-plain.json meta flags MATCHES "^-std=c11 -Wpedantic .* -include fallbacks\\.h$")
+# ... and without the guard (the real package's fallbacks.h) the sets'
+# _GNU_SOURCE makes glibc's explicit_bzero clash with the static one: the set
+# is retried once with -U_GNU_SOURCE, since the Makefile builds with -std=c11
+# and no feature-test macro, and the record says so
+expect(C11-128~glibc-clash build-plain.json verdict EQUALS BUILDOK)
+expect(C11-128~glibc-clash build-plain.json tried EQUALS "[ \"guide\", \"guide -U_GNU_SOURCE\" ]")
+expect(C11-128~glibc-clash build-plain.json detail MATCHES
+  "^built with flag set guide without _GNU_SOURCE [(]-U_GNU_SOURCE appended: glibc declares explicit_bzero [(]/usr/include/[a-z0-9_/-]*string\\.h:[0-9]+[)] under _GNU_SOURCE .*Makefile builds with -std=c11 and no feature-test macro[)]$")
+expect(C11-128~glibc-clash build-plain.json meta flags MATCHES " -include fallbacks\\.h -U_GNU_SOURCE$")
+expect(C11-128~glibc-clash kat.json verdict EQUALS PASS)
 foreach(inst C11-128 INL-128 POSIX-128)
   expect(${inst} build-plain.json meta glue_flags EQUALS "${glue}")
 endforeach()
