@@ -5,9 +5,11 @@
 #   records: the slow zoo (fx-hash FXH-256~slow, a few MB/s), KAT_Loop from
 #            its own kat-2_12/2_23 records, cap 20 s -> SKIP with the command;
 #   probe:   the same library without records, KAT_2_33 -> a speed probe, SKIP;
+#   perf:    ngcc-perf's hash-1048576 of the slow zoo under a 1 s timeout:
+#            SKIP with the predicted call (perf_hash_budget.h);
 #   fits:    FXH-256's own kat/.../loop record: predicted from its records
 #            well under the cap, run, PASS.
-# -D inputs: KAT (ngcc-kat-hash) SLOW_LIB SLOW_BUILD_RECORD SLOW_RECORDS
+# -D inputs: KAT (ngcc-kat-hash) PERF (ngcc-perf) SLOW_LIB SLOW_BUILD_RECORD SLOW_RECORDS
 #            FAST_RECORDS WORK
 file(REMOVE_RECURSE "${WORK}")
 file(MAKE_DIRECTORY "${WORK}")
@@ -45,6 +47,16 @@ foreach(case records probe)
   endif()
   message(STATUS "hash-budget/${case}: SKIP as expected, predicted from ${from}, in ${took} s")
 endforeach()
+# perf: ngcc-perf's hash-1048576 of the slow zoo under a 1 s timeout: its
+# call, predicted from the same records, does not fit twice x 2 -> SKIP
+execute_process(COMMAND "${PERF}" --lib "${SLOW_LIB}" --name selftest/perf --build-record "${SLOW_BUILD_RECORD}"
+  --kat-record "${SLOW_RECORDS}/kat-2_12.json" --timeout 1 --op hash-1048576 --record-out "${WORK}/perf.json"
+  --expect SKIP RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+set(want "SKIP: one CryptHash call on 1048576 bytes would take ~[0-9.e+-]+ s at [0-9.e+-]+ MB/s \\(predicted from [^\n]*/kat-2_12.json and kat-2_23.json: [^\n]*\\); the measurement needs at least 2 [^\n]* > the 1 s timeout; run: raise this instance's \"timeouts\": {\"perf\": [0-9]+} override")
+if(NOT rc EQUAL 77 OR NOT out MATCHES "${want}")
+  message(FATAL_ERROR "hash-budget/perf: expected exit 77 and /${want}/, got exit ${rc}:\n${out}\n${err}")
+endif()
+message(STATUS "hash-budget/perf: SKIP as expected")
 # fits: the fast instance's own KAT_Loop test ran under the default cap
 file(READ "${FAST_RECORDS}/kat-loop.json" rec)
 string(JSON v GET "${rec}" verdict)

@@ -4,11 +4,9 @@
  *   KAT_2_33: KAT_2_23 scaled by 1024 (the same three messages, 1024 times
  *     longer, and a 1024 times longer DRNG draw): 1024 x the 2_23 replay's
  *     whole work time; by the probe, 3 GiB at the bulk speed + 1 GiB of DRNG.
- *   KAT_Loop: 10^6 calls on 1 KiB. per_byte from KAT_2_23 (1 MiB messages),
- *     per_call from what KAT_2_12's 4097 short calls took beyond that; with
- *     KAT_2_12 alone, per_call 0 and per_byte = its seconds / its bytes (a
- *     larger estimate: its messages average 256 bytes); by the probe, the
- *     1 KiB calls' own time. */
+ *   KAT_Loop: 10^6 calls on 1 KiB (model(): with KAT_2_12 alone, per_call 0
+ *     and per_byte = its seconds / its bytes, a larger estimate: its
+ *     messages average 256 bytes); by the probe, the 1 KiB calls' own time. */
 #include "kat_hash_speed.h"
 
 #include <stdio.h>
@@ -54,6 +52,21 @@ int kat_hash_timing_load(const char *record, const char *lib_sha, kat_hash_timin
     return ok;
 }
 
+/* per_byte from KAT_2_23 (1 MiB messages), per_call from what KAT_2_12's
+ * 4097 short calls took beyond that; KAT_2_12 alone: per_call 0 */
+static void model(const kat_hash_timing *t12, const kat_hash_timing *t23, int have23, double *per_call,
+                  double *per_byte)
+{
+    *per_byte = t12->hash_seconds / t12->bytes;
+    *per_call = 0;
+    if (have23) {
+        *per_byte = t23->hash_seconds / t23->bytes;
+        *per_call = (t12->hash_seconds - *per_byte * t12->bytes) / t12->calls;
+        if (*per_call < 0)
+            *per_call = 0;
+    }
+}
+
 static void from_records(kat_hash_file f, const kat_hash_timing *t12, int have12, const kat_hash_timing *t23,
                          int have23, const char *dir, kat_hash_prediction *p)
 {
@@ -64,13 +77,8 @@ static void from_records(kat_hash_file f, const kat_hash_timing *t12, int have12
                  "%s/kat-2_23.json: its 3 x 1 MiB messages hashed at %.3g MB/s, the whole file in %.3g s, x 1024", dir,
                  p->mb_per_s, t23->work_seconds);
     } else if (f == KAT_HASH_LOOP && have12) {
-        double per_byte = t12->hash_seconds / t12->bytes, per_call = 0;
-        if (have23) {
-            per_byte = t23->hash_seconds / t23->bytes;
-            per_call = (t12->hash_seconds - per_byte * t12->bytes) / t12->calls;
-            if (per_call < 0)
-                per_call = 0;
-        }
+        double per_call, per_byte;
+        model(t12, t23, have23, &per_call, &per_byte);
         double call = per_call + LOOP_BYTES * per_byte;
         p->seconds = LOOP_CALLS * call;
         p->mb_per_s = LOOP_BYTES / call / 1e6;
@@ -104,6 +112,28 @@ static void from_probe(kat_hash_file f, const char *lib, double timeout, const c
         snprintf(p->source, sizeof p->source, "a speed probe (%.300s): %.3g us a 1 KiB call, x 10^6", missing,
                  per_small * 1e6);
     }
+}
+
+int kat_hash_call_model(const char *records_dir, const char *lib, double *per_call, double *per_byte, char *source,
+                        size_t source_cap)
+{
+    char sha[65] = "", path[4096], why[600] = "";
+    kat_hash_timing t12, t23;
+    if (ngcc_sha256_file(lib, sha) != 0) {
+        snprintf(source, source_cap, "cannot read %s", lib);
+        return 0;
+    }
+    snprintf(path, sizeof path, "%s/kat-2_12.json", records_dir);
+    if (!kat_hash_timing_load(path, sha, &t12, why, sizeof why)) {
+        snprintf(source, source_cap, "%s", why);
+        return 0;
+    }
+    snprintf(path, sizeof path, "%s/kat-2_23.json", records_dir);
+    int have23 = kat_hash_timing_load(path, sha, &t23, why, sizeof why);
+    model(&t12, &t23, have23, per_call, per_byte);
+    snprintf(source, source_cap, "%.400s/kat-2_12.json%s: %.3g us a call + %.3g ns a byte", records_dir,
+             have23 ? " and kat-2_23.json" : "", *per_call * 1e6, *per_byte * 1e9);
+    return 1;
 }
 
 void kat_hash_predict(kat_hash_file f, const char *lib, const char *records_dir, double probe_timeout,

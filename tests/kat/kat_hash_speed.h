@@ -30,6 +30,14 @@ typedef struct {
  * from the library whose SHA-256 is lib_sha; else 0 and why says why not */
 int kat_hash_timing_load(const char *record, const char *lib_sha, kat_hash_timing *t, char *why, size_t why_cap);
 
+/* the call model of library lib from <records_dir>/kat-2_12.json (and
+ * kat-2_23.json when it is there): a CryptHash call on b bytes takes
+ * *per_call + b * *per_byte seconds; 1 and source filled ("<dir>/kat-2_12.json
+ * and kat-2_23.json: ..."), else 0 and source says why not (ngcc-perf's
+ * long messages use it too) */
+int kat_hash_call_model(const char *records_dir, const char *lib, double *per_call, double *per_byte, char *source,
+                        size_t source_cap);
+
 /* predicts file f (KAT_HASH_2_33 or KAT_HASH_LOOP) of the library lib from
  * <records_dir>/kat-2_12.json and kat-2_23.json, else by a probe child given
  * probe_timeout seconds; p->seconds < 0 when neither gave a speed */

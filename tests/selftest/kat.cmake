@@ -130,7 +130,7 @@ function(ngcc_add_kat_hash_selftests)
       ngcc_iget(${fast} ${f} f_${f})
     endforeach()
     add_test(NAME "selftest/kat/hash-budget" COMMAND ${CMAKE_COMMAND}
-      "-DKAT=$<TARGET_FILE:ngcc-kat-hash>" "-DSLOW_LIB=${s_root}/libngcc_plain.so"
+      "-DKAT=$<TARGET_FILE:ngcc-kat-hash>" "-DPERF=$<TARGET_FILE:ngcc-perf>" "-DSLOW_LIB=${s_root}/libngcc_plain.so"
       "-DSLOW_BUILD_RECORD=${s_records}/build-plain.json" "-DSLOW_RECORDS=${s_records}"
       "-DFAST_RECORDS=${f_records}" "-DWORK=${CMAKE_BINARY_DIR}/selftest/kat-hash-budget"
       -P ${PROJECT_SOURCE_DIR}/tests/kat/kat_hash_budget_selftest.cmake)
