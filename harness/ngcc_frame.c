@@ -342,7 +342,7 @@ void ngcc_frame_print_verdict(const ngcc_frame *f, const char *verdict, const ch
     if (f->expect != NGCC_PASS) {
         int v = ngcc_verdict_parse(verdict);
         printf("ngcc: expected %s, got %s: %s\n", ngcc_verdict_name(f->expect), verdict,
-               ngcc_frame_exit_code(f, v < 0 ? NGCC_ERROR : v) == 0 ? "as expected" : "UNEXPECTED");
+               v == f->expect || ngcc_frame_exit_code(f, v < 0 ? NGCC_ERROR : v) == 0 ? "as expected" : "UNEXPECTED");
     }
 }
 

@@ -6,7 +6,10 @@
  * the file (canonical SHA-256 of the whole file), prints one verdict line
  * and writes one JSON record with the run time and the child's peak RSS.
  * KAT_2_33 needs a 1 GiB message buffer: with --mode reduced, or when the
- * memory limit leaves no room for it, it is SKIP naming how to run it. */
+ * memory limit leaves no room for it, it is SKIP naming how to run it.
+ * With --cap S, KAT_2_33 and KAT_Loop are first predicted (kat_hash_speed.h):
+ * when the prediction x MARGIN exceeds S, SKIP with the prediction and the
+ * command that runs it, before any hashing; the driver, not CTest, decides. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <regex.h>
@@ -21,6 +24,7 @@
 
 #include <cmocka.h>
 
+#include "kat_hash_speed.h"
 #include "kat_replay_hash.h"
 #include "ngcc_canon.h"
 #include "ngcc_child.h"
@@ -33,6 +37,9 @@
 /* 1 GiB message + the harness's and the library's own use (a margin) */
 #define BIG_MSG_MB 1024
 #define BIG_MARGIN_MB 256
+/* a file runs when its prediction x MARGIN fits the cap: the prediction
+ * comes from a few seconds of KAT_2_12/2_23, on a host that may be loaded */
+#define MARGIN 2.0
 
 static struct {
     ngcc_frame f;
@@ -63,6 +70,13 @@ static struct {
     char manifest_note[600];
     /* memory budget of KAT_2_33 */
     unsigned long need_mb;
+    /* time budget of KAT_2_33 and KAT_Loop (--cap) */
+    double cap;
+    const char *cap_knob, *build_dir, *speed_records;
+    kat_hash_prediction pred;
+    int predicted;
+    kat_hash_timing timing; /* this run's "#T" line */
+    int have_timing;
 } H;
 
 static const char usage[] =
@@ -70,7 +84,9 @@ static const char usage[] =
     "       --file <2_12|2_23|2_33|loop> [--ref <KAT file>] [--manifest <kat.sha256> --manifest-key <label>/<file>]\n"
     "       [--mode full|reduced] (reduced: KAT_2_33 is SKIP) [--timeout S] [--mem-limit-mb M]\n"
     "       [--build-record <json>] [--write-kat <path>] [--kat-sha256 <hex>] [--expect VERDICT]\n"
-    "       [--expect-detail <ERE>] [--log <path>]\n";
+    "       [--expect-detail <ERE>] [--log <path>]\n"
+    "       [--cap S [--cap-knob cache|override] [--build-dir DIR] [--speed-records DIR]] (2_33, loop: SKIP when\n"
+    "       the predicted time x 2 exceeds S s; the speed from DIR/kat-2_12.json, kat-2_23.json or a probe)\n";
 
 /* ---- the reference file, canonical line by canonical line ---- */
 static long ref_next(void)
@@ -157,6 +173,12 @@ static void on_line(char *line, size_t len, FILE *kat_out)
             H.done = 1; /* the official generator returns here */
         } else if (strcmp(line, "#DONE") == 0) {
             H.done = 1;
+        } else if (strncmp(line, "#T ", 3) == 0) {
+            kat_hash_timing *t = &H.timing;
+            double bits = 0;
+            H.have_timing =
+                sscanf(line + 3, "%lf %lf %lf %lf", &t->calls, &bits, &t->hash_seconds, &t->work_seconds) == 4;
+            t->bytes = bits / 8;
         }
         return;
     }
@@ -271,6 +293,16 @@ static const char *file_name(void)
     return built;
 }
 
+/* " (predicted ~N s from ...)" when this file was predicted */
+static const char *pred_note(void)
+{
+    static char note[900];
+    note[0] = 0;
+    if (H.predicted)
+        snprintf(note, sizeof note, " (predicted ~%.0f s from %s)", H.pred.seconds, H.pred.source);
+    return note;
+}
+
 static void judge(void)
 {
     ngcc_frame *f = &H.f;
@@ -281,8 +313,8 @@ static void judge(void)
     if (H.child.end == NGCC_CHILD_TIMEDOUT) {
         ngcc_frame_set(f, NGCC_TIMEOUT,
                        "no result after %.0f s, inside CryptHash of record %d (%d records complete) of %s; raise "
-                       "the \"timeouts\" {\"kat\": S} override",
-                       f->timeout, H.cur_record < 0 ? 0 : H.cur_record, H.records_complete, file_name());
+                       "the \"timeouts\" {\"kat\": S} override%s",
+                       f->timeout, H.cur_record < 0 ? 0 : H.cur_record, H.records_complete, file_name(), pred_note());
         return;
     }
     if (H.child.end == NGCC_CHILD_SIGNALED || !H.done) {
@@ -401,6 +433,50 @@ static int skip_2_33(void)
     return 0;
 }
 
+/* KAT_2_33, KAT_Loop with --cap: SKIP before any hashing when the predicted
+ * time x MARGIN exceeds the cap, naming the prediction and how to run it */
+static int skip_budget(void)
+{
+    if (H.cap <= 0 || (H.file != KAT_HASH_2_33 && H.file != KAT_HASH_LOOP))
+        return 0;
+    kat_hash_predict(H.file, H.f.lib, H.speed_records, H.f.timeout > 0 ? H.f.timeout / 4 : 30, &H.pred);
+    if (H.pred.seconds < 0) {
+        fprintf(stderr, "ngcc: kat %s: %s; the file runs unpredicted\n", H.f.name, H.pred.source);
+        return 0;
+    }
+    H.predicted = 1;
+    double need = H.pred.seconds * MARGIN;
+    printf("ngcc: kat %s: predicted ~%.0f s (x %.1f: %.0f s, cap %.0f s) from %s\n", H.f.name, H.pred.seconds, MARGIN,
+           need, H.cap, H.pred.source);
+    if (need <= H.cap)
+        return 0;
+    /* the test name as a CTest regex: its dots and pluses escaped */
+    char re[600], *o = re;
+    for (const char *c = H.f.name; *c && o < re + sizeof re - 3; c++) {
+        if (strchr(".+*?()[]{}|^$\\", *c))
+            *o++ = '\\';
+        *o++ = *c;
+    }
+    *o = 0;
+    const char *dir = H.build_dir ? H.build_dir : "<build>";
+    unsigned long want = (unsigned long)(need + 59) / 60 * 60;
+    char run[1200];
+    if (H.cap_knob && strcmp(H.cap_knob, "override") == 0)
+        snprintf(run, sizeof run,
+                 "set this instance's \"timeouts\": {\"kat\": %lu} override (it sets this cap), reconfigure, then "
+                 "ctest --test-dir %s -R '^kat/%s$'",
+                 want, dir, re);
+    else
+        snprintf(run, sizeof run, "cmake -DNGCC_HASH_KAT_CAP_S=%lu %s && ctest --test-dir %s -R '^kat/%s$'", want, dir,
+                 dir, re);
+    ngcc_frame_set(&H.f, NGCC_SKIP,
+                   "%.*s would take ~%.0f s at %.3g MB/s (predicted from %s; x %.1f margin: %.0f s > "
+                   "cap %.0f s); run: %s",
+                   (int)strlen(kat_hash_file_prefixes[H.file]) - 1, kat_hash_file_prefixes[H.file], H.pred.seconds,
+                   H.pred.mb_per_s, H.pred.source, MARGIN, need, H.cap, run);
+    return 1;
+}
+
 static void write_record(void)
 {
     cJSON *r = ngcc_frame_record_new(&H.f);
@@ -445,6 +521,26 @@ static void write_record(void)
     cJSON_AddNumberToObject(r, "seconds", H.seconds);
     cJSON_AddNumberToObject(r, "cpu_seconds", H.cpu_seconds);
     cJSON_AddNumberToObject(r, "peak_rss_kb", (double)H.peak_rss_kb);
+    if (H.have_timing && H.done && !H.err_code) {
+        cJSON *t = cJSON_AddObjectToObject(r, "hashing"); /* kat_hash_speed.c reads it */
+        cJSON_AddNumberToObject(t, "calls", H.timing.calls);
+        cJSON_AddNumberToObject(t, "bits", 8 * H.timing.bytes);
+        cJSON_AddNumberToObject(t, "hash_seconds", H.timing.hash_seconds);
+        cJSON_AddNumberToObject(t, "work_seconds", H.timing.work_seconds);
+    }
+    if (H.cap > 0 && (H.file == KAT_HASH_2_33 || H.file == KAT_HASH_LOOP)) {
+        cJSON *p = cJSON_AddObjectToObject(r, "prediction");
+        cJSON_AddNumberToObject(p, "cap_s", H.cap);
+        cJSON_AddNumberToObject(p, "margin", MARGIN);
+        cJSON_AddNumberToObject(p, "seconds", H.predicted ? H.pred.seconds : -1);
+        cJSON_AddNumberToObject(p, "mb_per_s", H.predicted ? H.pred.mb_per_s : -1);
+        cJSON_AddStringToObject(p, "from", !H.predicted ? "none" : H.pred.from_probe ? "probe" : "records");
+        cJSON_AddStringToObject(p, "source", H.pred.source);
+        cJSON_AddStringToObject(p, "decision",
+                                !H.predicted                                                  ? "run unpredicted"
+                                : H.f.verdict == NGCC_SKIP && H.pred.seconds * MARGIN > H.cap ? "skip"
+                                                                                              : "run");
+    }
     cJSON *mem = cJSON_AddObjectToObject(r, "memory");
     cJSON_AddNumberToObject(mem, "limit_mb", (double)H.f.mem_mb);
     cJSON_AddNumberToObject(mem, "need_mb", (double)H.need_mb);
@@ -509,6 +605,26 @@ static int own_option(ngcc_frame *f, int c, const char *v)
         }
         H.kat_sha256 = v;
         return 0;
+    case 'C':
+        H.cap = atof(v);
+        if (H.cap <= 0) {
+            fprintf(stderr, "ngcc-kat-hash: --cap %s: expected a positive number of seconds\n", v);
+            return -1;
+        }
+        return 0;
+    case 'K':
+        if (strcmp(v, "cache") && strcmp(v, "override")) {
+            fprintf(stderr, "ngcc-kat-hash: --cap-knob %s: expected cache or override\n", v);
+            return -1;
+        }
+        H.cap_knob = v;
+        return 0;
+    case 'B':
+        H.build_dir = v[0] ? v : NULL;
+        return 0;
+    case 'S':
+        H.speed_records = v[0] ? v : NULL;
+        return 0;
     case 'D': {
         regex_t re;
         if (regcomp(&re, v, REG_EXTENDED | REG_NOSUB)) {
@@ -526,10 +642,19 @@ static int own_option(ngcc_frame *f, int c, const char *v)
 
 int main(int argc, char **argv)
 {
-    static const struct option lo[] = {
-        {"file", 1, 0, 'F'},         {"ref", 1, 0, 'r'},           {"manifest", 1, 0, 'm'},
-        {"manifest-key", 1, 0, 'k'}, {"write-kat", 1, 0, 'w'},     {"mode", 1, 0, 'M'},
-        {"kat-sha256", 1, 0, 's'},   {"expect-detail", 1, 0, 'D'}, {0, 0, 0, 0}};
+    static const struct option lo[] = {{"file", 1, 0, 'F'},
+                                       {"ref", 1, 0, 'r'},
+                                       {"manifest", 1, 0, 'm'},
+                                       {"manifest-key", 1, 0, 'k'},
+                                       {"write-kat", 1, 0, 'w'},
+                                       {"mode", 1, 0, 'M'},
+                                       {"kat-sha256", 1, 0, 's'},
+                                       {"expect-detail", 1, 0, 'D'},
+                                       {"cap", 1, 0, 'C'},
+                                       {"cap-knob", 1, 0, 'K'},
+                                       {"build-dir", 1, 0, 'B'},
+                                       {"speed-records", 1, 0, 'S'},
+                                       {0, 0, 0, 0}};
     static const ngcc_frame_spec spec = {"kat", "ngcc-kat-hash", usage, lo, own_option, 0, NULL};
     int rc = ngcc_frame_parse(&H.f, &spec, argc, argv);
     if (rc)
@@ -546,7 +671,7 @@ int main(int argc, char **argv)
         return rc;
     }
     H.meta = cJSON_CreateObject();
-    if (!ngcc_frame_check_build(&H.f) && !skip_2_33()) {
+    if (!ngcc_frame_check_build(&H.f) && !skip_2_33() && !skip_budget()) {
         if (H.f.log)
             ngcc_mkdirs(H.f.log, 0);
         run();
@@ -577,5 +702,6 @@ int main(int argc, char **argv)
     ngcc_katdigest_free(H.digest);
     cJSON_Delete(H.meta);
     rc = ngcc_frame_finish(&H.f);
-    return rc == 0 && !detail_ok ? 1 : rc;
+    /* an expected SKIP (the kat time budget's zoo) must say why, too */
+    return (rc == 0 || (rc == NGCC_FRAME_EXIT_SKIP && H.f.expect == NGCC_SKIP)) && !detail_ok ? 1 : rc;
 }

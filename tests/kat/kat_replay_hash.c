@@ -33,6 +33,9 @@ typedef struct {
     int blank, d;
     ngcc_instance *in;
     char *hex;
+    /* the speed of this run, for the predictions of the longer files (#T) */
+    unsigned long long calls, bits;
+    double hash_seconds;
 } hw;
 
 size_t kat_hash_msg_hex(char *out, const unsigned char *msg, unsigned long long n)
@@ -81,7 +84,11 @@ static int hash_call(hw *w, int record, const unsigned char *msg, unsigned long 
 {
     fprintf(w->meta, "#B %d\n", record);
     fflush(w->out);
+    double t0 = ngcc_now();
     int rc = w->in->hash.hash(w->d, msg, bits, digest);
+    w->hash_seconds += ngcc_now() - t0;
+    w->calls++;
+    w->bits += bits;
     if (rc != 0) {
         fprintf(w->meta, "#ERR -3 CryptHash returned %d in record %d (Msg_Len %llu)\n", rc, record, bits);
         return -3;
@@ -254,6 +261,7 @@ int kat_replay_hash_child(void *vargs, int wfd)
     DRNG_ctx ctx;
     init_random_number(&ctx, seed, SEED_BYTES);
     clock_t c0 = clock();
+    double work0 = ngcc_now();
     int rc;
     switch (args->file) {
     case KAT_HASH_2_12:
@@ -267,6 +275,7 @@ int kat_replay_hash_child(void *vargs, int wfd)
         break;
     }
     fprintf(w.meta, "#META cpu_seconds %.3f\n", (double)(clock() - c0) / CLOCKS_PER_SEC);
+    fprintf(w.meta, "#T %llu %llu %.6f %.6f\n", w.calls, w.bits, w.hash_seconds, ngcc_now() - work0);
     if (rc == 0)
         fprintf(w.meta, "#DONE\n");
     free(w.hex);

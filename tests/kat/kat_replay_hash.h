@@ -9,6 +9,10 @@
  *   #ERR <code> <reason>   the official generator returns <code> here (-2
  *                          memory, -3 CryptHash failed); the text so far is
  *                          its (partial) file
+ *   #T <calls> <bits> <hash s> <work s>   before #DONE: the CryptHash calls
+ *                          timed (all but KAT_Loop's 10^6 inner ones), their
+ *                          message bits and seconds, and the generator's
+ *                          whole wall time (DRNG and text included)
  *   #DONE                  the generator finished (0)
  * For KAT_Loop the 10^6 inner CryptHash results are ignored, as officially. */
 #ifndef KAT_REPLAY_HASH_H

@@ -25,6 +25,7 @@
 #include "ngcc_record.h"
 #include "perf_args.h"
 #include "perf_child.h"
+#include "perf_hash_budget.h"
 #include "perf_precheck.h"
 #include "perf_record.h"
 #include "perf_stats.h"
@@ -261,7 +262,7 @@ static void measure(void)
     if (P.a.ref_error) { /* the configuration named no usable reference: nothing to compare */
         P.f.verdict = NGCC_ERROR;
         snprintf(P.f.detail, sizeof P.f.detail, "%s", P.a.ref_error);
-    } else if (!perf_precheck(&P.f, &P.a, &P.kat) && !ref_precheck()) {
+    } else if (!perf_precheck(&P.f, &P.a, &P.kat) && !ref_precheck() && !perf_hash_budget(&P.f, &P.a)) {
         if (perf_child_exec(perf_measure_child, &P.a.m, P.a.timeout, P.a.mem_mb, P.a.log, &P.run)) {
             P.f.verdict = NGCC_ERROR;
             snprintf(P.f.detail, sizeof P.f.detail, "cannot start the measuring process");
@@ -452,6 +453,8 @@ static void print_measurements(void)
 static void case_measured(void **state)
 {
     (void)state;
+    if (P.f.verdict == NGCC_SKIP) /* not measured (perf_hash_budget.h): not a failure */
+        skip();
     /* RECORDED: measured under emulation, not gated (still a measurement) */
     int err = !ngcc_verdict_passing(P.f.verdict) && P.f.verdict != NGCC_REGRESSION;
     if (err)
@@ -464,6 +467,8 @@ static void case_threshold(void **state)
 {
     (void)state;
     char text[600];
+    if (P.f.verdict == NGCC_SKIP)
+        skip();
     if (P.have_ab) {
         ab_text(text, sizeof text);
         if (ab_exceeded())

@@ -120,4 +120,21 @@ function(ngcc_add_kat_hash_selftests)
     set_tests_properties("selftest/kat/hash-2_33-skip" PROPERTIES LABELS "selftest;kat"
       FIXTURES_REQUIRED "ngcc.build.plain.${id}.${key}" TIMEOUT 120)
   endif()
+  # KAT_2_33 / KAT_Loop predicted from the speed, SKIP above the cap
+  # (kat_hash_budget_selftest.cmake): the slow zoo and FXH-256 itself
+  ngcc_selftest_instance("selftest/kat/hash-budget" "fx-hash/FXH-256~slow" slow)
+  ngcc_selftest_instance("selftest/kat/hash-budget" "fx-hash/FXH-256" fast)
+  if(NOT slow STREQUAL "" AND NOT fast STREQUAL "" AND NOT CMAKE_CROSSCOMPILING)
+    foreach(f IN ITEMS id key root records)
+      ngcc_iget(${slow} ${f} s_${f})
+      ngcc_iget(${fast} ${f} f_${f})
+    endforeach()
+    add_test(NAME "selftest/kat/hash-budget" COMMAND ${CMAKE_COMMAND}
+      "-DKAT=$<TARGET_FILE:ngcc-kat-hash>" "-DPERF=$<TARGET_FILE:ngcc-perf>" "-DSLOW_LIB=${s_root}/libngcc_plain.so"
+      "-DSLOW_BUILD_RECORD=${s_records}/build-plain.json" "-DSLOW_RECORDS=${s_records}"
+      "-DFAST_RECORDS=${f_records}" "-DWORK=${CMAKE_BINARY_DIR}/selftest/kat-hash-budget"
+      -P ${PROJECT_SOURCE_DIR}/tests/kat/kat_hash_budget_selftest.cmake)
+    set_tests_properties("selftest/kat/hash-budget" PROPERTIES LABELS "selftest;kat"
+      FIXTURES_REQUIRED "ngcc.kat.${s_id}.${s_key};ngcc.kat.${f_id}.${f_key}" TIMEOUT 120)
+  endif()
 endfunction()
