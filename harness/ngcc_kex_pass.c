@@ -23,6 +23,12 @@ const char *ngcc_kex_pass_op(int k)
     return ops[k];
 }
 
+const char *ngcc_kex_msg_name(int k)
+{
+    static const char *const names[NGCC_KEX_MAXP + 1] = {"", "m1", "m2", "m3", "m4", "m5", "m6", "m7", "m8"};
+    return k >= 0 && k <= NGCC_KEX_MAXP ? names[k] : "?";
+}
+
 int ngcc_kex_last_pass(ull passes)
 {
     return passes <= 3 ? 3 : passes > NGCC_KEX_MAXP ? NGCC_KEX_MAXP : (int)passes;

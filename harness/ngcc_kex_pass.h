@@ -11,6 +11,8 @@
 const char *ngcc_kex_pass_symbol(int k);
 /* "pass<k>": the op name of pass k in records and options */
 const char *ngcc_kex_pass_op(int k);
+/* "m<k>": the message pass k sends ("" for k = 0, "?" above MAXP) */
+const char *ngcc_kex_msg_name(int k);
 /* the last pass a flow runs when no pass returns 1: 3 as the official driver
  * for claims up to 3, else the claim (at most NGCC_KEX_MAXP) */
 int ngcc_kex_last_pass(ull passes);
