@@ -9,6 +9,7 @@
 # reference (override "perf": {"reference": ...}). Counts do not depend on
 # the load: no RUN_SERIAL.
 include(NgccPerfReference)
+include(NgccKexPasses)
 # every type perf times: KEX per call and exchange, HASH per message length
 set(NGCC_LABEL_TYPES_icount SIG KEM KEX HASH)
 
@@ -62,6 +63,7 @@ function(ngcc_add_icount_tests n)
   # icount expectation of their own ("expect": {"icount.<op>": ...})
   if(zoo AND perf_reference STREQUAL "")
     ngcc_perf_ops(${type} ops)
+    ngcc_kex_extra_passes(${n} ops)
     set(own FALSE)
     foreach(op IN LISTS ops)
       ngcc_iget(${n} expect_icount.${op} e)
@@ -107,6 +109,7 @@ function(ngcc_add_icount_tests n)
     list(REMOVE_ITEM fixtures "ngcc.kat.${id}.${key}")
   endif()
   ngcc_perf_ops(${type} ops)
+  ngcc_kex_extra_passes(${n} ops)
   foreach(op IN LISTS ops)
     ngcc_expect(${n} icount.${op} PASS expect)
     set(name "icount/${id}/${key}/${op}")

@@ -5,6 +5,7 @@
 # Timing tests run alone (RUN_SERIAL) after the instance's build and KAT.
 
 include(NgccPerfReference)
+include(NgccKexPasses)
 
 # perf covers every type: SIG/KEM per operation, KEX per call of the official
 # flow and the whole exchange, HASH per message length.
@@ -240,6 +241,7 @@ function(ngcc_add_perf_tests n)
   ngcc_expect(${n} mem PASS expect_mem)
   ngcc_expect(${n} sizes PASS expect_sizes)
   ngcc_perf_ops(${type} ops)
+  ngcc_kex_extra_passes(${n} ops)
   # override "perf": {"mode": "1x1"}: one trial of one call (the first) per operation
   ngcc_iget(${n} perf_mode mode)
   set(one_shot ${NGCC_PERF_ONE_SHOT_S})

@@ -23,6 +23,7 @@ set(NGCC_PROF_TIME_BUDGET 3 CACHE STRING
 
 # pass3 is registered for every KEX instance (the number of passes is known
 # only at run time): for a 2-pass exchange its test is SKIP (Not Run), never a pass.
+include(NgccKexPasses)
 function(ngcc_prof_ops type out)
   if(type STREQUAL "KEM")
     set(${out} keygen enc dec PARENT_SCOPE)
@@ -99,6 +100,7 @@ function(ngcc_add_prof_tests n)
   ngcc_timeout(${n} prof t)
   math(EXPR inner "${t} - 5")
   ngcc_prof_ops(${type} ops)
+  ngcc_kex_extra_passes(${n} ops)
   foreach(op IN LISTS ops)
     ngcc_iget(${n} expect_prof.${op} expect)
     if(NOT expect)

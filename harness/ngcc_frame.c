@@ -114,6 +114,9 @@ static int is_op(const char *op)
 {
     static const char *const ops[] = {"keygen", "sign",  "verify", "enc",      "dec",      "init_a",   "init_b",
                                       "pass1",  "pass2", "pass3",  "derive_a", "derive_b", "exchange", "hash"};
+    /* pass4 .. pass8: the passes of an extended KEX driver */
+    if (op && strncmp(op, "pass", 4) == 0 && op[4] >= '4' && op[4] <= '8' && !op[5])
+        return 1;
     for (size_t i = 0; op && i < sizeof ops / sizeof ops[0]; i++)
         if (strcmp(op, ops[i]) == 0)
             return 1;

@@ -1,5 +1,7 @@
 #include "ngcc_loader.h"
 
+#include "ngcc_kex_pass.h"
+
 #include <dlfcn.h>
 #include <stdio.h>
 #include <string.h>
@@ -55,9 +57,6 @@ int ngcc_instance_open(const char *path, ngcc_instance *inst, char *err, int err
         RESOLVE(inst->kex.init_b, "kex_init_b");
         RESOLVE(inst->kex.pass1_a, "kex_generate_pass1_msg_a");
         RESOLVE(inst->kex.pass2_b, "kex_generate_pass2_msg_b");
-        /* a 2-pass protocol need not define pass 3 (the driver links it
-         * only because the template's stub is there) */
-        *(void **)(&inst->kex.pass3_a) = dlsym(h, "kex_generate_pass3_msg_a");
         RESOLVE(inst->kex.derive_a, "kex_derive_ss_a");
         RESOLVE(inst->kex.derive_b, "kex_derive_ss_b");
         RESOLVE(inst->kex.passes_num, "kex_get_passes_num");
@@ -67,6 +66,10 @@ int ngcc_instance_open(const char *path, ngcc_instance *inst, char *err, int err
         RESOLVE(inst->kex.stb_len, "kex_get_stb_len_bytes");
         RESOLVE(inst->kex.ss_len, "kex_get_ss_len_bytes");
         RESOLVE(inst->kex.total_msg_len, "kex_get_total_msg_len_bytes");
+        if (ngcc_kex_resolve_passes(h, &inst->kex, path, err, errlen)) {
+            dlclose(h);
+            return -1;
+        }
         break;
     case NGCC_TYPE_HASH:
         RESOLVE(inst->hash.hash, "CryptHash");

@@ -8,6 +8,14 @@
 typedef unsigned long long ull;
 typedef ull (*ngcc_len_fn)(void);
 
+/* the most passes a KEX exchange may claim (kex_get_passes_num()) */
+#define NGCC_KEX_MAXP 8
+/* pass k >= 2: kex_generate_pass<k>_msg_a (odd k, sender A) or _msg_b (even
+ * k, sender B): the sender's sk, the peer's pk, m(k-1) in, its state in/out,
+ * m(k) out */
+typedef int (*ngcc_kex_pass_fn)(unsigned char *sk, ull sk_len, unsigned char *pk, ull pk_len, unsigned char *m_in,
+                                ull m_in_len, unsigned char *st, ull *st_len, unsigned char *m_out, ull *m_out_len);
+
 typedef struct {
     int (*keygen)(unsigned char *pk, ull *pk_len, unsigned char *sk, ull *sk_len);
     int (*sign)(unsigned char *sk, ull sk_len, unsigned char *m, ull m_len, unsigned char *sn, ull *sn_len);
@@ -35,6 +43,10 @@ typedef struct {
     /* optional: NULL when the library has no kex_generate_pass3_msg_a */
     int (*pass3_a)(unsigned char *ska, ull ska_len, unsigned char *pkb, ull pkb_len, unsigned char *m2, ull m2_len,
                    unsigned char *sta, ull *sta_len, unsigned char *m3, ull *m3_len);
+    /* pass[k] for 2 <= k <= NGCC_KEX_MAXP, resolved by name; NULL when not
+     * exported (pass[2] == pass2_b, pass[3] == pass3_a); every pass up to a
+     * claimed number above 3 is there, else the library does not load */
+    ngcc_kex_pass_fn pass[NGCC_KEX_MAXP + 1];
     int (*derive_a)(unsigned char *ska, ull ska_len, unsigned char *pkb, ull pkb_len, unsigned char *mb, ull mb_len,
                     unsigned char *sta, ull sta_len, unsigned char *ssa, ull *ssa_len);
     int (*derive_b)(unsigned char *skb, ull skb_len, unsigned char *pka, ull pka_len, unsigned char *ma, ull ma_len,

@@ -429,6 +429,11 @@ static const char *api_op(const char *fn)
                {"kex_generate_pass1_msg_a", "pass1"},
                {"kex_generate_pass2_msg_b", "pass2"},
                {"kex_generate_pass3_msg_a", "pass3"},
+               {"kex_generate_pass4_msg_b", "pass4"},
+               {"kex_generate_pass5_msg_a", "pass5"},
+               {"kex_generate_pass6_msg_b", "pass6"},
+               {"kex_generate_pass7_msg_a", "pass7"},
+               {"kex_generate_pass8_msg_b", "pass8"},
                {"kex_derive_ss_a", "derive_a"},
                {"kex_derive_ss_b", "derive_b"},
                {"CryptHash", "hash"}};

@@ -8,6 +8,7 @@
 
 #include "ct_public_draws.h"
 #include "ngcc_katgen.h"
+#include "ngcc_kex_pass.h"
 #include "ngcc_loader.h"
 
 typedef void (*secret_draws_fn)(int on);
@@ -230,8 +231,10 @@ static void kem_record(ngcc_instance *in, unsigned pub)
 }
 
 /* the KEX buffers: long-term keys, states, messages, shared secrets */
-enum { K_PKA, K_PKB, K_SKA, K_SKB, K_STA, K_STB, K_M1, K_M2, K_M3, K_SSA, K_SSB, K_N };
-static const char *const kex_name[K_N] = {"pka", "pkb", "ska", "skb", "sta", "stb", "m1", "m2", "m3", "ssa", "ssb"};
+/* m1 .. m8: the messages of up to NGCC_KEX_MAXP passes */
+enum { K_PKA, K_PKB, K_SKA, K_SKB, K_STA, K_STB, K_M1, K_M2, K_M3, K_M8 = K_M1 + 7, K_SSA, K_SSB, K_N };
+static const char *const kex_name[K_N] = {"pka", "pkb", "ska", "skb", "sta", "stb", "m1",  "m2",
+                                          "m3",  "m4",  "m5",  "m6",  "m7",  "m8",  "ssa", "ssb"};
 
 typedef struct {
     unsigned char *b[K_N];
@@ -245,7 +248,7 @@ static void kex_secret(kex_bufs *k, int i)
 {
     ull n = k->len[i] < k->cap[i] ? k->len[i] : k->cap[i];
     SECRET(k->b[i], n);
-    static const int pub[] = {K_PKA, K_PKB, K_M1, K_M2, K_M3};
+    static const int pub[] = {K_PKA, K_PKB, K_M1, K_M1 + 1, K_M1 + 2, K_M1 + 3, K_M1 + 4, K_M1 + 5, K_M1 + 6, K_M8};
     for (size_t j = 0; j < sizeof pub / sizeof pub[0]; j++)
         if (k->len[pub[j]])
             declassify_pk_copies(kex_name[i], k->b[i], n, k->b[pub[j]],
@@ -262,15 +265,18 @@ static void kex_public(kex_bufs *k, int i)
 }
 
 /* the official sequence (KAT_KEX.c): init_a, init_b, pass 1 (A), pass 2 (B),
- * pass 3 (A) if pass 2 did not finish, derive_a on B's last message,
- * derive_b on A's last message */
+ * pass 3 (A) if pass 2 did not finish (and passes 4.. up to a claim above
+ * 3 while none finishes: the package's extended driver), derive_a on B's
+ * last message, derive_b on A's last message */
 static void kex_record(ngcc_instance *in)
 {
     const ngcc_kex_api *a = &in->kex;
     kex_bufs k;
     ull total = a->total_msg_len();
-    ull caps[K_N] = {a->pk_len(), a->pk_len(), a->sk_len(), a->sk_len(), a->sta_len(), a->stb_len(),
-                     total,       total,       total,       a->ss_len(), a->ss_len()};
+    ull caps[K_N] = {a->pk_len(), a->pk_len(), a->sk_len(), a->sk_len(), a->sta_len(), a->stb_len()};
+    caps[K_SSA] = caps[K_SSB] = a->ss_len();
+    for (int i = K_M1; i <= K_M8; i++)
+        caps[i] = total;
     for (int i = 0; i < K_N; i++) {
         k.cap[i] = caps[i];
         k.len[i] = caps[i];
@@ -295,7 +301,8 @@ static void kex_record(ngcc_instance *in)
     }
     unsigned char *ma = NULL, *mb = NULL;
     ull ma_len = 0, mb_len = 0;
-    l[K_M1] = l[K_M2] = l[K_M3] = 0;
+    for (int i = K_M1; i <= K_M8; i++)
+        l[i] = 0;
     int finished = 0;
     if (rc >= 0) {
         kex_secret(&k, K_SKA);
@@ -324,17 +331,22 @@ static void kex_record(ngcc_instance *in)
         mb_len = l[K_M2];
         finished = rc == 1;
     }
-    if (rc >= 0 && !finished && a->pass3_a) {
-        kex_secret(&k, K_SKA);
-        kex_secret(&k, K_STA);
+    const int last = ngcc_kex_last_pass(a->passes_num());
+    for (int p = 3; p <= last && rc >= 0 && !finished && a->pass[p]; p++) {
+        int by_b = p % 2 == 0, in_m = K_M1 + p - 2, out_m = in_m + 1;
+        int sk = by_b ? K_SKB : K_SKA, pk = by_b ? K_PKA : K_PKB, st = by_b ? K_STB : K_STA;
+        kex_secret(&k, sk);
+        kex_secret(&k, st);
         begin(0, f);
-        rc = a->pass3_a(b[K_SKA], l[K_SKA], b[K_PKB], l[K_PKB], b[K_M2], l[K_M2], b[K_STA], &l[K_STA], b[K_M3],
-                        &l[K_M3]);
-        end("pass3", &rc, 0, f);
-        PUBLIC(&l[K_STA], sizeof l[K_STA]);
-        kex_public(&k, K_M3);
-        ma = b[K_M3];
-        ma_len = l[K_M3];
+        rc = a->pass[p](b[sk], l[sk], b[pk], l[pk], b[in_m], l[in_m], b[st], &l[st], b[out_m], &l[out_m]);
+        end(ngcc_kex_pass_op(p), &rc, 0, f);
+        PUBLIC(&l[st], sizeof l[st]);
+        kex_public(&k, out_m);
+        if (by_b)
+            mb = b[out_m], mb_len = l[out_m];
+        else
+            ma = b[out_m], ma_len = l[out_m];
+        finished = rc == 1;
     }
     if (rc >= 0) {
         kex_secret(&k, K_SKA);

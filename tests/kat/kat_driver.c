@@ -31,7 +31,7 @@
 
 #define MAX_EVENTS_PER_RECORD 8
 /* operations timed (#B/#T): SIG/KEM, then KEX */
-#define NOPS 12
+#define NOPS 17 /* pass4..pass8: the passes of extended KEX drivers */
 
 typedef struct {
     int produced; /* its Count line was seen */
@@ -103,7 +103,8 @@ static void add_event(int r, const char *text)
 
 /* ---- operation times and the record budget ---- */
 static const char *const OP_NAMES[NOPS] = {"keygen", "sign",  "verify", "enc",   "dec",      "init_a",
-                                           "init_b", "pass1", "pass2",  "pass3", "derive_a", "derive_b"};
+                                           "init_b", "pass1", "pass2",  "pass3", "derive_a", "derive_b",
+                                           "pass4",  "pass5", "pass6",  "pass7", "pass8"};
 /* the KEX function of each KEX operation name (from "init_a" on) */
 static const char *const KEX_CALLS[NOPS - 5] = {"kex_init_a",
                                                 "kex_init_b",
@@ -111,7 +112,12 @@ static const char *const KEX_CALLS[NOPS - 5] = {"kex_init_a",
                                                 "kex_generate_pass2_msg_b",
                                                 "kex_generate_pass3_msg_a",
                                                 "kex_derive_ss_a",
-                                                "kex_derive_ss_b"};
+                                                "kex_derive_ss_b",
+                                                "kex_generate_pass4_msg_b",
+                                                "kex_generate_pass5_msg_a",
+                                                "kex_generate_pass6_msg_b",
+                                                "kex_generate_pass7_msg_a",
+                                                "kex_generate_pass8_msg_b"};
 
 static int op_index(const char *op)
 {

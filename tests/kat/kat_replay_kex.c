@@ -4,7 +4,8 @@
  * records and never cleared, m1/m2/m3 of total_msg_len bytes each, in/out
  * lengths never reset (m*_len start at 0, every length carries over to the
  * next record), errors only for a return < 0, a pass returning 1 compared
- * with Pass_Num (-5), the stop after pass 3 whatever it returns, and the
+ * with Pass_Num (-5), the stop after pass 3 whatever it returns (after pass
+ * Pass_Num when it is above 3: the package's extended driver, §1.2a), and the
  * shared-secret comparison (-6). On an error the official driver returns at
  * once, leaving the text written so far: the replay does the same and says
  * so with "#STOP <record> <code>" (kat_replay.h). */
@@ -14,6 +15,7 @@
 #include "kat_writer.h"
 #include "ngcc_child.h"
 #include "ngcc_katgen.h"
+#include "ngcc_kex_pass.h"
 
 /* the official driver's return codes (§2.1) */
 #define KEX_CRYPTO (-3)
@@ -64,12 +66,22 @@ int kat_replay_kex(kat_writer *w, ngcc_instance *in, int records)
             "#META claimed_passes %llu\n#META claimed_pk %llu\n#META claimed_sk %llu\n#META claimed_sta %llu\n"
             "#META claimed_stb %llu\n#META claimed_ss %llu\n#META claimed_total_msg %llu\n",
             passes, pk_claim, sk_claim, sta_claim, stb_claim, ss_claim, total);
-    ngcc_gbuf pka, ska, pkb, skb, sta, stb, ssa, ssb, m1, m2, m3, seed;
-    ngcc_gbuf *bufs[] = {&pka, &ska, &pkb, &skb, &sta, &stb, &ssa, &ssb, &m1, &m2, &m3, &seed};
-    const char *names[] = {"pka", "ska", "pkb", "skb", "sta", "stb", "ssa", "ssb", "m1", "m2", "m3", "seed"};
-    const ull sizes[] = {pk_claim, sk_claim, pk_claim, sk_claim, sta_claim, stb_claim,
-                         ss_claim, ss_claim, total,    total,    total,     NGCC_KAT_SEED_BYTES};
-    const int nb = (int)(sizeof bufs / sizeof bufs[0]);
+    /* m1..m<last>: one total_msg_len buffer per pass, as m1/m2/m3 officially */
+    const int last = ngcc_kex_last_pass(passes);
+    ngcc_gbuf pka, ska, pkb, skb, sta, stb, ssa, ssb, seed, m[NGCC_KEX_MAXP];
+    ngcc_gbuf *bufs[9 + NGCC_KEX_MAXP] = {&pka, &ska, &pkb, &skb, &sta, &stb, &ssa, &ssb};
+    const char *names[9 + NGCC_KEX_MAXP] = {"pka", "ska", "pkb", "skb", "sta", "stb", "ssa", "ssb"};
+    ull sizes[9 + NGCC_KEX_MAXP] = {pk_claim, sk_claim, pk_claim, sk_claim, sta_claim, stb_claim, ss_claim, ss_claim};
+    static const char *const m_names[NGCC_KEX_MAXP] = {"m1", "m2", "m3", "m4", "m5", "m6", "m7", "m8"};
+    int nb = 8;
+    for (int k = 0; k < last; k++, nb++) {
+        bufs[nb] = &m[k];
+        names[nb] = m_names[k];
+        sizes[nb] = total;
+    }
+    bufs[nb] = &seed;
+    names[nb] = "seed";
+    sizes[nb++] = NGCC_KAT_SEED_BYTES;
     ull sum = 0;
     for (int i = 0; i < nb; i++) {
         sum += sizes[i];
@@ -81,7 +93,7 @@ int kat_replay_kex(kat_writer *w, ngcc_instance *in, int records)
         }
     }
     /* m*_len, ma_len and mb_len start at 0; ma and mb at NULL (§2.2) */
-    ull m1_len = 0, m2_len = 0, m3_len = 0, ma_len = 0, mb_len = 0;
+    ull m_len[NGCC_KEX_MAXP] = {0}, ma_len = 0, mb_len = 0;
     unsigned char *ma = NULL, *mb = NULL;
     ngcc_katgen gen;
     ngcc_katgen_init(&gen, 1); /* the seed stream only, as KAT_KEM.c */
@@ -136,84 +148,64 @@ int kat_replay_kex(kat_writer *w, ngcc_instance *in, int records)
         kw_len(w, "Init_Stb", stb_len);
         kw_hex(w, "Init_Stb", &stb, stb_len);
 
-        /* the official for(;;) runs once: break = go on to derive */
-        do {
-            t0 = kw_op_begin(w, "pass1");
-            rc = a->pass1_a(ska.p, ska_len, pkb.p, pkb_len, sta.p, &sta_len, m1.p, &m1_len);
-            kw_op_end(w, "pass1", t0);
-            kw_check_guards(w, "kex_generate_pass1_msg_a", bufs, names, nb);
-            if (rc < 0) {
-                kex_stop_rc(w, "kex_generate_pass1_msg_a", rc);
+        /* the official for(;;) runs once: break = go on to derive. Pass k
+         * >= 2 takes m(k-1); it stops after pass 3 whatever pass 3 returns,
+         * or after the claimed pass when the claim is above 3 (§1.2a) */
+        for (int k = 1; k <= last; k++) {
+            const int by_a = k % 2;
+            const char *fn = ngcc_kex_pass_symbol(k);
+            ngcc_gbuf *st = by_a ? &sta : &stb;
+            ull *st_len = by_a ? &sta_len : &stb_len;
+            ngcc_gbuf *mk = &m[k - 1];
+            if (k >= 2 && !a->pass[k]) {
+                char why[200];
+                snprintf(why, sizeof why,
+                         "pass %d returned 0 (not finished) but the library has no %s (the official driver calls "
+                         "it and would not even link)",
+                         k - 1, fn);
+                kex_stop(w, KEX_CRYPTO, why);
                 return 2;
             }
-            kw_check_len(w, "sta_len", sta_len, sta_claim);
-            kw_check_len(w, "m1_len", m1_len, total);
-            kw_len(w, "Pass1_Sta", sta_len);
-            kw_hex(w, "Pass1_Sta", &sta, sta_len);
-            kw_len(w, "M1", m1_len);
-            kw_hex(w, "M1", &m1, m1_len);
-            ma = m1.p;
-            ma_len = m1_len;
+            t0 = kw_op_begin(w, ngcc_kex_pass_op(k));
+            if (k == 1)
+                rc = a->pass1_a(ska.p, ska_len, pkb.p, pkb_len, sta.p, &sta_len, m[0].p, &m_len[0]);
+            else if (by_a)
+                rc = a->pass[k](ska.p, ska_len, pkb.p, pkb_len, m[k - 2].p, m_len[k - 2], sta.p, &sta_len, mk->p,
+                                &m_len[k - 1]);
+            else
+                rc = a->pass[k](skb.p, skb_len, pka.p, pka_len, m[k - 2].p, m_len[k - 2], stb.p, &stb_len, mk->p,
+                                &m_len[k - 1]);
+            kw_op_end(w, ngcc_kex_pass_op(k), t0);
+            kw_check_guards(w, fn, bufs, names, nb);
+            if (rc < 0) {
+                kex_stop_rc(w, fn, rc);
+                return 2;
+            }
+            char field[24];
+            kw_check_len(w, by_a ? "sta_len" : "stb_len", *st_len, by_a ? sta_claim : stb_claim);
+            snprintf(field, sizeof field, "m%d_len", k);
+            kw_check_len(w, field, m_len[k - 1], total);
+            snprintf(field, sizeof field, "Pass%d_St%c", k, by_a ? 'a' : 'b');
+            kw_len(w, field, *st_len);
+            kw_hex(w, field, st, *st_len);
+            snprintf(field, sizeof field, "M%d", k);
+            kw_len(w, field, m_len[k - 1]);
+            kw_hex(w, field, mk, m_len[k - 1]);
+            if (by_a) {
+                ma = mk->p;
+                ma_len = m_len[k - 1];
+            } else {
+                mb = mk->p;
+                mb_len = m_len[k - 1];
+            }
             if (rc == 1) {
-                if (passes != 1) {
-                    kex_stop_pass(w, 1, passes);
+                if (passes != (ull)k) {
+                    kex_stop_pass(w, k, passes);
                     return 2;
                 }
                 break;
             }
-
-            t0 = kw_op_begin(w, "pass2");
-            rc = a->pass2_b(skb.p, skb_len, pka.p, pka_len, m1.p, m1_len, stb.p, &stb_len, m2.p, &m2_len);
-            kw_op_end(w, "pass2", t0);
-            kw_check_guards(w, "kex_generate_pass2_msg_b", bufs, names, nb);
-            if (rc < 0) {
-                kex_stop_rc(w, "kex_generate_pass2_msg_b", rc);
-                return 2;
-            }
-            kw_check_len(w, "stb_len", stb_len, stb_claim);
-            kw_check_len(w, "m2_len", m2_len, total);
-            kw_len(w, "Pass2_Stb", stb_len);
-            kw_hex(w, "Pass2_Stb", &stb, stb_len);
-            kw_len(w, "M2", m2_len);
-            kw_hex(w, "M2", &m2, m2_len);
-            mb = m2.p;
-            mb_len = m2_len;
-            if (rc == 1) {
-                if (passes != 2) {
-                    kex_stop_pass(w, 2, passes);
-                    return 2;
-                }
-                break;
-            }
-
-            if (!a->pass3_a) {
-                kex_stop(w, KEX_CRYPTO,
-                         "pass 2 returned 0 (not finished) but the library has no kex_generate_pass3_msg_a (the "
-                         "official driver calls it and would not even link)");
-                return 2;
-            }
-            t0 = kw_op_begin(w, "pass3");
-            rc = a->pass3_a(ska.p, ska_len, pkb.p, pkb_len, m2.p, m2_len, sta.p, &sta_len, m3.p, &m3_len);
-            kw_op_end(w, "pass3", t0);
-            kw_check_guards(w, "kex_generate_pass3_msg_a", bufs, names, nb);
-            if (rc < 0) {
-                kex_stop_rc(w, "kex_generate_pass3_msg_a", rc);
-                return 2;
-            }
-            kw_check_len(w, "sta_len", sta_len, sta_claim);
-            kw_check_len(w, "m3_len", m3_len, total);
-            kw_len(w, "Pass3_Sta", sta_len);
-            kw_hex(w, "Pass3_Sta", &sta, sta_len);
-            kw_len(w, "M3", m3_len);
-            kw_hex(w, "M3", &m3, m3_len);
-            ma = m3.p;
-            ma_len = m3_len;
-            if (rc == 1 && passes != 3) {
-                kex_stop_pass(w, 3, passes);
-                return 2;
-            }
-            /* the sequence stops after pass 3 whatever it returned */
-        } while (0);
+        }
 
         t0 = kw_op_begin(w, "derive_a");
         rc = a->derive_a(ska.p, ska_len, pkb.p, pkb_len, mb, mb_len, sta.p, sta_len, ssa.p, &ssa_len);

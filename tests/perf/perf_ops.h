@@ -25,6 +25,11 @@ typedef enum {
     PERF_KEX_PASS1,
     PERF_KEX_PASS2,
     PERF_KEX_PASS3,
+    PERF_KEX_PASS4, /* .. PASS8: the passes of protocols claiming more than 3 (NGCC_KEX_MAXP) */
+    PERF_KEX_PASS5,
+    PERF_KEX_PASS6,
+    PERF_KEX_PASS7,
+    PERF_KEX_PASS8,
     PERF_KEX_DERIVE_A,
     PERF_KEX_DERIVE_B,
     PERF_KEX_EXCHANGE,
@@ -35,8 +40,8 @@ typedef enum {
  * secrets, lengths as KAT_KEX.c keeps them; ma / mb alias the last message
  * A / B sent */
 typedef struct {
-    unsigned char *pka, *ska, *pkb, *skb, *sta, *stb, *m[3], *ssa, *ssb;
-    ull pka_len, ska_len, pkb_len, skb_len, sta_len, stb_len, m_len[3], ssa_len, ssb_len;
+    unsigned char *pka, *ska, *pkb, *skb, *sta, *stb, *m[NGCC_KEX_MAXP], *ssa, *ssb;
+    ull pka_len, ska_len, pkb_len, skb_len, sta_len, stb_len, m_len[NGCC_KEX_MAXP], ssa_len, ssb_len;
     unsigned char *ma, *mb;
     ull ma_len, mb_len;
     int last_step; /* the step the flow ran last (exchange: where it stopped) */
@@ -55,7 +60,7 @@ typedef struct {
     char ref_err[300]; /* the first reference exchange's failure */
     int ref_verdict;
     /* largest lengths seen (reference exchanges and checked calls) */
-    ull obs_pk, obs_sk, obs_sta, obs_stb, obs_ss, obs_m[3], obs_total;
+    ull obs_pk, obs_sk, obs_sta, obs_stb, obs_ss, obs_m[NGCC_KEX_MAXP], obs_total;
 } perf_kex;
 
 typedef struct {

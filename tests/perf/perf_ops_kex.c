@@ -1,6 +1,7 @@
 /* ngcc-perf: the KEX operations (perf_ops.h). The official KAT_KEX.c flow
  * (iccs-kex-hash.md 2.3) on one DRNG stream per record: init_a, init_b,
- * pass1, pass2, pass3, derive_a, derive_b. A timed call of step X repeats
+ * pass1, pass2, pass3 (up to the claimed pass when the claim is above 3, as
+ * the package's extended driver, §1.2a), derive_a, derive_b. A timed call of step X repeats
  * the KAT's call exactly: perf_kex_prepare reseeds the DRNG from the
  * record's seed and runs the steps before X untimed, so X gets the DRNG
  * position and inputs of the official flow. The in/out lengths enter every
@@ -15,22 +16,26 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ngcc_kex_pass.h"
 #include "ngcc_verdict.h"
 #include "perf_ops.h"
 
 #define SLACK 4096
 
-enum { K_INIT_A, K_INIT_B, K_PASS1, K_PASS2, K_PASS3, K_DERIVE_A, K_DERIVE_B, K_STEPS };
+/* the steps in flow order; pass k is step K_PASS1 + k - 1 */
+enum { K_INIT_A, K_INIT_B, K_PASS1, K_DERIVE_A = K_PASS1 + NGCC_KEX_MAXP, K_DERIVE_B, K_STEPS };
 #define K_END (-2)
 #define K_PASS_ERROR (-1)
 
-static const char *const step_fn[K_STEPS] = {"kex_init_a",
-                                             "kex_init_b",
-                                             "kex_generate_pass1_msg_a",
-                                             "kex_generate_pass2_msg_b",
-                                             "kex_generate_pass3_msg_a",
-                                             "kex_derive_ss_a",
-                                             "kex_derive_ss_b"};
+static const char *step_name(int s)
+{
+    if (s >= K_PASS1 && s < K_DERIVE_A)
+        return ngcc_kex_pass_symbol(s - K_PASS1 + 1);
+    return s == K_INIT_A     ? "kex_init_a"
+           : s == K_INIT_B   ? "kex_init_b"
+           : s == K_DERIVE_A ? "kex_derive_ss_a"
+                             : "kex_derive_ss_b";
+}
 
 static int op_step(perf_op op)
 {
@@ -52,13 +57,12 @@ static int alloc_io(perf_ctx *c, perf_kex_io *k)
     k->skb = buf(sk);
     k->sta = buf(c->kex.claimed_sta);
     k->stb = buf(c->kex.claimed_stb);
-    for (int i = 0; i < 3; i++)
-        k->m[i] = buf(c->kex.claimed_total); /* KAT_KEX.c: each message buffer is total_msg_len bytes */
+    int ok = 1;
+    for (int i = 0; i < NGCC_KEX_MAXP; i++)
+        ok &= (k->m[i] = buf(c->kex.claimed_total)) != NULL; /* KAT_KEX.c: each message buffer is total_msg_len bytes */
     k->ssa = buf(ss);
     k->ssb = buf(ss);
-    return k->pka && k->ska && k->pkb && k->skb && k->sta && k->stb && k->m[0] && k->m[1] && k->m[2] && k->ssa && k->ssb
-               ? 0
-               : -1;
+    return ok && k->pka && k->ska && k->pkb && k->skb && k->sta && k->stb && k->ssa && k->ssb ? 0 : -1;
 }
 
 static void free_io(perf_kex_io *k)
@@ -69,7 +73,7 @@ static void free_io(perf_kex_io *k)
     free(k->skb);
     free(k->sta);
     free(k->stb);
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < NGCC_KEX_MAXP; i++)
         free(k->m[i]);
     free(k->ssa);
     free(k->ssb);
@@ -84,7 +88,7 @@ static void start(perf_ctx *c, perf_kex_io *k, int r)
     k->ska_len = k->skb_len = a->sk_len();
     k->sta_len = c->kex.claimed_sta;
     k->stb_len = c->kex.claimed_stb;
-    k->m_len[0] = k->m_len[1] = k->m_len[2] = 0;
+    memset(k->m_len, 0, sizeof k->m_len);
     k->ssa_len = k->ssb_len = a->ss_len();
     k->ma = k->mb = NULL;
     k->ma_len = k->mb_len = 0;
@@ -104,31 +108,28 @@ static int step(perf_ctx *c, perf_kex_io *k, int s)
         return a->init_a(k->pka, &k->pka_len, k->ska, &k->ska_len, k->sta, &k->sta_len);
     case K_INIT_B:
         return a->init_b(k->pkb, &k->pkb_len, k->skb, &k->skb_len, k->stb, &k->stb_len);
-    case K_PASS1:
-        rc = a->pass1_a(k->ska, k->ska_len, k->pkb, k->pkb_len, k->sta, &k->sta_len, k->m[0], &k->m_len[0]);
-        k->ma = k->m[0];
-        k->ma_len = k->m_len[0];
-        return rc;
-    case K_PASS2:
-        rc = a->pass2_b(k->skb, k->skb_len, k->pka, k->pka_len, k->m[0], k->m_len[0], k->stb, &k->stb_len, k->m[1],
-                        &k->m_len[1]);
-        k->mb = k->m[1];
-        k->mb_len = k->m_len[1];
-        return rc;
-    case K_PASS3:
-        if (!a->pass3_a)
-            return -100; /* named by the check: the library has no kex_generate_pass3_msg_a */
-        rc = a->pass3_a(k->ska, k->ska_len, k->pkb, k->pkb_len, k->m[1], k->m_len[1], k->sta, &k->sta_len, k->m[2],
-                        &k->m_len[2]);
-        k->ma = k->m[2];
-        k->ma_len = k->m_len[2];
-        return rc;
     case K_DERIVE_A:
         return a->derive_a(k->ska, k->ska_len, k->pkb, k->pkb_len, k->mb, k->mb_len, k->sta, k->sta_len, k->ssa,
                            &k->ssa_len);
     case K_DERIVE_B:
         return a->derive_b(k->skb, k->skb_len, k->pka, k->pka_len, k->ma, k->ma_len, k->stb, k->stb_len, k->ssb,
                            &k->ssb_len);
+    }
+    int p = s - K_PASS1 + 1, i = p - 1; /* pass p writes m[i] */
+    if (p == 1)
+        rc = a->pass1_a(k->ska, k->ska_len, k->pkb, k->pkb_len, k->sta, &k->sta_len, k->m[0], &k->m_len[0]);
+    else if (p % 2) /* -100 (named by the check) when the library does not export the pass */
+        rc = ngcc_kex_call_pass(a, p, k->ska, k->ska_len, k->pkb, k->pkb_len, k->m[i - 1], k->m_len[i - 1], k->sta,
+                                &k->sta_len, k->m[i], &k->m_len[i]);
+    else
+        rc = ngcc_kex_call_pass(a, p, k->skb, k->skb_len, k->pka, k->pka_len, k->m[i - 1], k->m_len[i - 1], k->stb,
+                                &k->stb_len, k->m[i], &k->m_len[i]);
+    if (p % 2) {
+        k->ma = k->m[i];
+        k->ma_len = k->m_len[i];
+    } else {
+        k->mb = k->m[i];
+        k->mb_len = k->m_len[i];
     }
     return rc;
 }
@@ -138,18 +139,14 @@ static int step(perf_ctx *c, perf_kex_io *k, int s)
 static int next(const perf_ctx *c, int s, int rc)
 {
     ull p = c->kex.passes;
-    switch (s) {
-    case K_PASS1:
-        return rc == 1 ? (p == 1 ? K_DERIVE_A : K_PASS_ERROR) : K_PASS2;
-    case K_PASS2:
-        return rc == 1 ? (p == 2 ? K_DERIVE_A : K_PASS_ERROR) : K_PASS3;
-    case K_PASS3:
-        return rc == 1 && p != 3 ? K_PASS_ERROR : K_DERIVE_A; /* the driver stops after pass 3 */
-    case K_DERIVE_B:
-        return K_END;
-    default:
-        return s + 1;
+    if (s >= K_PASS1 && s < K_DERIVE_A) {
+        int k = s - K_PASS1 + 1;
+        if (rc == 1)
+            return p == (ull)k ? K_DERIVE_A : K_PASS_ERROR;
+        /* the driver stops after pass 3, the extended one after the claimed pass */
+        return k >= ngcc_kex_last_pass(p) ? K_DERIVE_A : s + 1;
     }
+    return s == K_DERIVE_B ? K_END : s + 1;
 }
 
 /* the length checks of step s: OVERFLOW with a reason, else 0 (and the
@@ -186,14 +183,14 @@ static int lengths(perf_ctx *c, const perf_kex_io *k, int s, int r, const char *
             SEEN(obs_stb, tl);
         break;
     }
-    case K_PASS1:
-    case K_PASS2:
-    case K_PASS3: {
-        int i = s - K_PASS1;
-        ull tl = s == K_PASS2 ? k->stb_len : k->sta_len, tc = s == K_PASS2 ? x->claimed_stb : x->claimed_sta;
-        LEN_CHECK(s == K_PASS2 ? "stb_len" : "sta_len", tl, tc);
-        LEN_CHECK(i == 0 ? "m1_len" : i == 1 ? "m2_len" : "m3_len", k->m_len[i], x->claimed_total);
-        if (s == K_PASS2)
+    default: { /* pass i + 1: B sends the even passes */
+        static const char *const m_len_name[NGCC_KEX_MAXP] = {"m1_len", "m2_len", "m3_len", "m4_len",
+                                                              "m5_len", "m6_len", "m7_len", "m8_len"};
+        int i = s - K_PASS1, by_b = i % 2;
+        ull tl = by_b ? k->stb_len : k->sta_len, tc = by_b ? x->claimed_stb : x->claimed_sta;
+        LEN_CHECK(by_b ? "stb_len" : "sta_len", tl, tc);
+        LEN_CHECK(m_len_name[i], k->m_len[i], x->claimed_total);
+        if (by_b)
             SEEN(obs_stb, tl);
         else
             SEEN(obs_sta, tl);
@@ -213,7 +210,7 @@ static int lengths(perf_ctx *c, const perf_kex_io *k, int s, int r, const char *
 #undef SEEN
     if (!what)
         return 0;
-    snprintf(err, errlen, "%s returned %s %llu > claimed %llu on KAT record %d%s", step_fn[s], what, got, claimed, r,
+    snprintf(err, errlen, "%s returned %s %llu > claimed %llu on KAT record %d%s", step_name(s), what, got, claimed, r,
              when);
     return NGCC_OVERFLOW;
 }
@@ -223,17 +220,17 @@ static int pass_error(const perf_ctx *c, int s, int r, const char *when, char *e
     snprintf(err, errlen,
              "%s returned 1 (exchange finished) on KAT record %d%s, but kex_get_passes_num() = %llu "
              "(the official driver's pass error -5)",
-             step_fn[s], r, when, c->kex.passes);
+             step_name(s), r, when, c->kex.passes);
     return NGCC_CRYPTOFAIL;
 }
 
 static int rc_error(int s, int rc, int r, const char *when, char *err, size_t errlen)
 {
-    if (s == K_PASS3 && rc == -100)
-        snprintf(err, errlen,
-                 "the library has no kex_generate_pass3_msg_a, but the flow of KAT record %d reaches pass 3", r);
+    if (s > K_PASS1 && s < K_DERIVE_A && rc == -100)
+        snprintf(err, errlen, "the library has no %s, but the flow of KAT record %d reaches pass %d", step_name(s), r,
+                 s - K_PASS1 + 1);
     else
-        snprintf(err, errlen, "%s returned %d on KAT record %d%s", step_fn[s], rc, r, when);
+        snprintf(err, errlen, "%s returned %d on KAT record %d%s", step_name(s), rc, r, when);
     return NGCC_CRYPTOFAIL;
 }
 
@@ -260,7 +257,9 @@ static int reference(perf_ctx *c, perf_kex_io *k, int r, unsigned *visited, char
             return pass_error(c, s, r, when, err, errlen);
         s = n;
     }
-    ull total = k->m_len[0] + k->m_len[1] + k->m_len[2];
+    ull total = 0;
+    for (int i = 0; i < NGCC_KEX_MAXP; i++)
+        total += k->m_len[i];
     c->kex.obs_total = total > c->kex.obs_total ? total : c->kex.obs_total;
     if (total > c->kex.claimed_total) {
         snprintf(err, errlen,
@@ -321,7 +320,7 @@ int perf_kex_setup(perf_ctx *c, int *verdict, char *err, size_t errlen)
         snprintf(err, errlen,
                  "the exchange never calls %s (kex_get_passes_num() = %llu; the flow of KAT record 0 ends "
                  "before it): nothing to time",
-                 step_fn[s], x->passes);
+                 step_name(s), x->passes);
         return -1;
     }
     return 0;
@@ -354,7 +353,7 @@ int perf_kex_prepare(perf_ctx *c, int r, char *err, size_t errlen)
             return pass_error(c, s, r, when, err, errlen);
         if (n == K_END || n > target) {
             snprintf(err, errlen, "the flow of KAT record %d does not reach %s (it did for record 0)", r,
-                     step_fn[target]);
+                     step_name(target));
             return NGCC_CRYPTOFAIL;
         }
         s = n;

@@ -93,6 +93,14 @@ static int sizes_child_kex_hash(ngcc_instance *in, const perf_args *a, FILE *out
     cJSON_AddNumberToObject(ob, "m1", (double)c.kex.obs_m[0]);
     cJSON_AddNumberToObject(ob, "m2", (double)c.kex.obs_m[1]);
     cJSON_AddNumberToObject(ob, "m3", (double)c.kex.obs_m[2]);
+    for (int i = 3; i < NGCC_KEX_MAXP && c.kex.obs_m[i]; i++) /* the passes above 3 of an extended driver */
+        cJSON_AddNumberToObject(ob,
+                                i == 3   ? "m4"
+                                : i == 4 ? "m5"
+                                : i == 5 ? "m6"
+                                : i == 6 ? "m7"
+                                         : "m8",
+                                (double)c.kex.obs_m[i]);
     cJSON_AddNumberToObject(ob, "total_msg", (double)c.kex.obs_total);
     cJSON_AddNumberToObject(res, "observed_max", (double)c.kex.obs_total);
     cJSON_AddNumberToObject(res, "records", c.records);

@@ -17,8 +17,9 @@
 
 #define MAX_FILTER 16
 
-static const char *const ops[] = {"keygen", "sign",  "verify", "enc",      "dec",      "init_a", "init_b",
-                                  "pass1",  "pass2", "pass3",  "derive_a", "derive_b", "hash"};
+static const char *const ops[] = {"keygen", "sign",  "verify", "enc",      "dec",      "init_a",
+                                  "init_b", "pass1", "pass2",  "pass3",    "pass4",    "pass5",
+                                  "pass6",  "pass7", "pass8",  "derive_a", "derive_b", "hash"};
 
 static struct {
     const char *records_dir, *out, *candidate;

@@ -11,11 +11,15 @@
 
 #include "ngcc_control.h"
 #include "ngcc_katgen.h"
+#include "ngcc_kex_pass.h"
 #include "ngcc_loader.h"
 
 const char *const prof_sig_ops[PROF_SIGKEM_OPS] = {"keygen", "sign", "verify"};
 const char *const prof_kem_ops[PROF_SIGKEM_OPS] = {"keygen", "enc", "dec"};
-const char *const prof_kex_ops[PROF_KEX_OPS] = {"init_a", "init_b", "pass1", "pass2", "pass3", "derive_a", "derive_b"};
+const char *const prof_kex_ops[PROF_KEX_OPS] = {"init_a", "init_b", "pass1", "pass2", "pass3",    "pass4",
+                                                "pass5",  "pass6",  "pass7", "pass8", "derive_a", "derive_b"};
+/* the KEX steps (indices of prof_kex_ops): pass p is S_PASS1 + p - 1 */
+enum { S_INIT_A, S_INIT_B, S_PASS1, S_DERIVE_A = S_PASS1 + NGCC_KEX_MAXP, S_DERIVE_B };
 const char *const prof_hash_ops[1] = {"hash"};
 /* the CryptHash profile's records: one message length (bits) each, from the
  * short end of KAT_2_12 (every partial-byte case) to KAT_Loop's 8192 */
@@ -28,11 +32,18 @@ static const char *const sym_names[NGCC_PROF_NSYM] = NGCC_PROF_SYM_NAMES;
 #define HIST_CAP 4096
 
 enum { B_PK, B_SK, B_SN_SS, B_CT, B_SS1, B_N };
-/* KEX buffers (KAT_KEX.c §2.2: m1, m2, m3 are each total_msg_len bytes) and
- * their in/out lengths, which the official driver never resets */
-enum { K_PKA, K_SKA, K_STA, K_PKB, K_SKB, K_STB, K_SSA, K_SSB, K_M1, K_M2, K_M3, K_N };
+/* KEX buffers (KAT_KEX.c §2.2: m1, m2, m3, ... are each total_msg_len
+ * bytes) and their in/out lengths, which the official driver never resets */
+enum { K_PKA, K_SKA, K_STA, K_PKB, K_SKB, K_STB, K_SSA, K_SSB, K_M1, K_N = K_M1 + NGCC_KEX_MAXP };
 /* KEX claims: pk sk sta stb ss total_msg, and the claimed number of passes */
 enum { C_PK, C_SK, C_STA, C_STB, C_SS, C_MSG, C_N };
+
+/* the claim that sizes KEX buffer b */
+static int claim_of(int b)
+{
+    static const int c[K_M1] = {C_PK, C_SK, C_STA, C_PK, C_SK, C_STB, C_SS, C_SS};
+    return b >= K_M1 ? C_MSG : c[b];
+}
 #define HASH_MSG_BYTES 1024
 
 typedef struct {
@@ -154,21 +165,20 @@ static int kex_open(lib *L, const char *path, char *err, int errlen)
     L->passes = a->passes_num();
     ull c[C_N] = {a->pk_len(), a->sk_len(), a->sta_len(), a->stb_len(), a->ss_len(), a->total_msg_len()};
     memcpy(L->kclaim, c, sizeof c);
-    static const int claim_of[K_N] = {C_PK, C_SK, C_STA, C_PK, C_SK, C_STB, C_SS, C_SS, C_MSG, C_MSG, C_MSG};
     for (int b = 0; b < K_N; b++) {
-        if (L->kclaim[claim_of[b]] > (1ull << 30)) {
+        if (L->kclaim[claim_of(b)] > (1ull << 30)) {
             snprintf(err, (size_t)errlen,
                      "%s: a claimed length (%llu bytes) above 1 GiB; fix the kex_get_*_len_bytes getters", path,
-                     L->kclaim[claim_of[b]]);
+                     L->kclaim[claim_of(b)]);
             return -1;
         }
-        L->kbuf[b] = calloc(1, (size_t)L->kclaim[claim_of[b]] + SLACK);
+        L->kbuf[b] = calloc(1, (size_t)L->kclaim[claim_of(b)] + SLACK);
         if (!L->kbuf[b]) {
             snprintf(err, (size_t)errlen, "%s: cannot allocate the claimed buffer sizes", path);
             return -1;
         }
         /* pk/sk/st/ss lengths start at their getters, message lengths at 0 */
-        L->klen[b] = claim_of[b] == C_MSG ? 0 : L->kclaim[claim_of[b]];
+        L->klen[b] = claim_of(b) == C_MSG ? 0 : L->kclaim[claim_of(b)];
     }
     memcpy(L->klen_next, L->klen, sizeof L->klen);
     return 0;
@@ -231,11 +241,11 @@ static int kem_step(lib *L, int k, ull *len, run_result *r, int target)
 static int kex_pass_end(const lib *L, int rc, int pass)
 {
     if (rc != 1)
-        return pass == 3 ? 1 : 0; /* the sequence stops after pass 3 whatever it returns */
+        return pass >= ngcc_kex_last_pass(L->passes); /* the driver stops after pass 3 (extended: the claimed one) */
     return L->passes == (ull)pass ? 1 : -5;
 }
 
-/* one step k of the KAT_KEX.c flow (k: init_a init_b pass1 pass2 pass3
+/* one step k of the KAT_KEX.c flow (k: init_a init_b pass1 .. pass8
  * derive_a derive_b); *finished is set when a pass ends the exchange.
  * Lengths are clamped to the buffers (an overflow is the kat test's verdict). */
 static int kex_step(lib *L, int k, ull *len, int *finished, run_result *r, int target)
@@ -251,58 +261,58 @@ static int kex_step(lib *L, int k, ull *len, int *finished, run_result *r, int t
     case 1:
         rc = a->init_b(b[K_PKB], &len[K_PKB], b[K_SKB], &len[K_SKB], b[K_STB], &len[K_STB]);
         break;
-    case 2:
+    case S_PASS1:
         rc = a->pass1_a(b[K_SKA], len[K_SKA], b[K_PKB], len[K_PKB], b[K_STA], &len[K_STA], b[K_M1], &len[K_M1]);
         break;
-    case 3:
-        rc = a->pass2_b(b[K_SKB], len[K_SKB], b[K_PKA], len[K_PKA], b[K_M1], len[K_M1], b[K_STB], &len[K_STB], b[K_M2],
-                        &len[K_M2]);
+    case S_DERIVE_A: { /* mb: B's last message (none after one pass) */
+        int lb = *finished % 2 ? *finished - 1 : *finished;
+        rc = a->derive_a(b[K_SKA], len[K_SKA], b[K_PKB], len[K_PKB], lb ? b[K_M1 + lb - 1] : NULL,
+                         lb ? len[K_M1 + lb - 1] : 0, b[K_STA], len[K_STA], b[K_SSA], &len[K_SSA]);
         break;
-    case 4:
-        if (!a->pass3_a) { /* a 3-pass claim without kex_generate_pass3_msg_a */
+    }
+    case S_DERIVE_B: { /* ma: A's last message */
+        int la = *finished % 2 ? *finished : *finished - 1;
+        rc = a->derive_b(b[K_SKB], len[K_SKB], b[K_PKA], len[K_PKA], b[K_M1 + la - 1], len[K_M1 + la - 1], b[K_STB],
+                         len[K_STB], b[K_SSB], &len[K_SSB]);
+        break;
+    }
+    default: { /* pass p >= 2: B sends the even ones */
+        int p = k - S_PASS1 + 1, s = p % 2 == 0, in = K_M1 + p - 2;
+        if (!a->pass[p]) { /* a claim the library has no pass for */
             r->failed_step = k;
             return -1;
         }
-        rc = a->pass3_a(b[K_SKA], len[K_SKA], b[K_PKB], len[K_PKB], b[K_M2], len[K_M2], b[K_STA], &len[K_STA], b[K_M3],
-                        &len[K_M3]);
-        break;
-    case 5: { /* mb: B's last message (none after one pass) */
-        int one = L->passes == 1 && *finished == 1;
-        rc = a->derive_a(b[K_SKA], len[K_SKA], b[K_PKB], len[K_PKB], one ? NULL : b[K_M2], one ? 0 : len[K_M2],
-                         b[K_STA], len[K_STA], b[K_SSA], &len[K_SSA]);
-        break;
-    }
-    default: { /* ma: A's last message, m3 after pass 3 */
-        unsigned char *ma = *finished == 3 ? b[K_M3] : b[K_M1];
-        ull ma_len = *finished == 3 ? len[K_M3] : len[K_M1];
-        rc = a->derive_b(b[K_SKB], len[K_SKB], b[K_PKA], len[K_PKA], ma, ma_len, b[K_STB], len[K_STB], b[K_SSB],
-                         &len[K_SSB]);
+        rc = a->pass[p](b[s ? K_SKB : K_SKA], len[s ? K_SKB : K_SKA], b[s ? K_PKA : K_PKB], len[s ? K_PKA : K_PKB],
+                        b[in], len[in], b[s ? K_STB : K_STA], &len[s ? K_STB : K_STA], b[in + 1], &len[in + 1]);
         break;
     }
     }
-    static const int claim_of[K_N] = {C_PK, C_SK, C_STA, C_PK, C_SK, C_STB, C_SS, C_SS, C_MSG, C_MSG, C_MSG};
     for (int i = 0; i < K_N; i++)
-        len[i] = clamp(len[i], claim_of[i] == C_MSG ? m : L->kclaim[claim_of[i]] + SLACK);
+        len[i] = clamp(len[i], claim_of(i) == C_MSG ? m : L->kclaim[claim_of(i)] + SLACK);
     if (rc < 0)
         return rc; /* errors are rc < 0 only (§2.4) */
-    if (k >= 2 && k <= 4) {
+    if (k >= S_PASS1 && k < S_DERIVE_A) {
         int end = kex_pass_end(L, rc, k - 1);
         if (end < 0)
             return end;
         if (end)
-            *finished = k - 1; /* the pass that ended the exchange */
+            *finished = k - S_PASS1 + 1; /* the pass that ended the exchange */
     }
     if (k == target) {
-        static const int out_of[7][3] = {{K_PKA, K_SKA, K_STA}, {K_PKB, K_SKB, K_STB}, {K_STA, K_M1, -1},
-                                         {K_STB, K_M2, -1},     {K_STA, K_M3, -1},     {K_SSA, -1, -1},
-                                         {K_SSB, -1, -1}};
+        int p = k - S_PASS1 + 1, out_of[3] = {-1, -1, -1};
+        if (k == S_INIT_A || k == S_INIT_B)
+            out_of[0] = k ? K_PKB : K_PKA, out_of[1] = k ? K_SKB : K_SKA, out_of[2] = k ? K_STB : K_STA;
+        else if (k == S_DERIVE_A || k == S_DERIVE_B)
+            out_of[0] = k == S_DERIVE_A ? K_SSA : K_SSB;
+        else
+            out_of[0] = p % 2 ? K_STA : K_STB, out_of[1] = K_M1 + p - 1;
         unsigned long long h = 1469598103934665603ull;
         for (int i = 0; i < 3; i++)
-            if (out_of[k][i] >= 0)
-                h = fnv(h, b[out_of[k][i]], len[out_of[k][i]]);
+            if (out_of[i] >= 0)
+                h = fnv(h, b[out_of[i]], len[out_of[i]]);
         r->digest = h;
     }
-    if (k == 6)
+    if (k == S_DERIVE_B)
         r->ssdiff = len[K_SSA] != len[K_SSB] || memcmp(b[K_SSA], b[K_SSB], (size_t)len[K_SSA]) != 0;
     return 0;
 }
@@ -315,7 +325,7 @@ static void kex_steps(lib *L, int target, int profile, run_result *r)
     memcpy(len, L->klen, sizeof len);
     int finished = 0;
     for (int k = 0; k <= target; k++) {
-        if (k >= 3 && k <= 4 && finished) {
+        if (k > S_PASS1 && k < S_DERIVE_A && finished) {
             if (k == target) { /* nothing of the earlier steps is this step's count */
                 if (profile)
                     L->reset();
@@ -483,9 +493,10 @@ static const char *step_name(const lib *L, int k)
 
 static void failure_text(const lib *L, const run_result *r, int target, char *buf, size_t bl)
 {
-    const char *what = r->rc == -5 && L->in.type == NGCC_TYPE_KEX && r->failed_step >= 2 && r->failed_step <= 4
-                           ? " (returned 1 = finished, but kex_get_passes_num() claims another number)"
-                           : "";
+    const char *what =
+        r->rc == -5 && L->in.type == NGCC_TYPE_KEX && r->failed_step >= S_PASS1 && r->failed_step < S_DERIVE_A
+            ? " (returned 1 = finished, but kex_get_passes_num() claims another number)"
+            : "";
     if (r->failed_step >= 0 && r->failed_step < target)
         snprintf(buf, bl, "%s returned %d%s before %s could run", step_name(L, r->failed_step), r->rc, what,
                  step_name(L, target));
@@ -693,7 +704,7 @@ int prof_run_child(void *vargs, int wfd)
     int target = find_op(&P, args->op);
     if (target < 0) {
         static const char *const use[] = {"keygen, sign or verify", "keygen, enc or dec",
-                                          "init_a, init_b, pass1, pass2, pass3, derive_a or derive_b", "hash"};
+                                          "init_a, init_b, pass1 .. pass8, derive_a or derive_b", "hash"};
         fprintf(out, "BADOP %s is not an operation of a %s instance (use %s)\n", args->op, P.in.meta->type,
                 use[P.in.type]);
         fclose(out);

@@ -7,12 +7,13 @@
 
 /* operations in the order the KAT flow runs them */
 #define PROF_SIGKEM_OPS 3
-#define PROF_KEX_OPS 7
+#define PROF_KEX_OPS 12 /* init_a init_b, pass1 .. pass8 (NGCC_KEX_MAXP), derive_a derive_b */
 #define PROF_HASH_RECORDS 10
 extern const char *const prof_sig_ops[PROF_SIGKEM_OPS]; /* keygen sign verify */
 extern const char *const prof_kem_ops[PROF_SIGKEM_OPS]; /* keygen enc dec */
-/* init_a init_b pass1 pass2 pass3 derive_a derive_b: KAT_KEX.c's call order,
- * one DRNG stream per record (seeded once, both parties draw from it) */
+/* init_a init_b pass1 pass2 pass3 (.. pass8) derive_a derive_b: KAT_KEX.c's
+ * call order (passes above 3: the package's extended driver), one DRNG
+ * stream per record (seeded once, both parties draw from it) */
 extern const char *const prof_kex_ops[PROF_KEX_OPS];
 extern const char *const prof_hash_ops[1]; /* hash: one CryptHash call */
 /* CryptHash records: message length in bits of record i */

@@ -18,8 +18,9 @@
 #include "ngcc_util.h"
 #include "prof_format.h"
 
-static const char *const ops[] = {"keygen", "sign",  "verify", "enc",      "dec",      "init_a", "init_b",
-                                  "pass1",  "pass2", "pass3",  "derive_a", "derive_b", "hash"};
+static const char *const ops[] = {"keygen", "sign",  "verify", "enc",      "dec",      "init_a",
+                                  "init_b", "pass1", "pass2",  "pass3",    "pass4",    "pass5",
+                                  "pass6",  "pass7", "pass8",  "derive_a", "derive_b", "hash"};
 #define NOPS (int)(sizeof ops / sizeof ops[0])
 
 typedef struct {

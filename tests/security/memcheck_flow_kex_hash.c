@@ -23,23 +23,21 @@ static void kex_case(const char *cls, const char *what)
 
 enum { KNEG_ZERO, KNEG_EMPTY, KNEG_CUT, KNEG_APPEND, KNEG_CLASSES };
 
-/* calls 2, 3: passes; 4: derive_a; 5: derive_b */
+/* calls 2..SEC_KEX_MAXP: passes; SEC_KEX_DERIVE_A, SEC_KEX_DERIVE_B */
 static void kex_negatives(const sec_claims *c, const sec_kex_trace *t)
 {
-    static const char *const api[6] = {"",
-                                       "kex_generate_pass1_msg_a",
-                                       "kex_generate_pass2_msg_b",
-                                       "kex_generate_pass3_msg_a",
-                                       "kex_derive_ss_a",
-                                       "kex_derive_ss_b"};
     static const char *const cls[KNEG_CLASSES] = {"malformed_input (all-0x00)", "malformed_input (empty)",
                                                   "malformed_input (last byte cut)",
                                                   "malformed_input (a zero byte appended)"};
-    static const char *const mn[4] = {"", "m1", "m2", "m3"};
     ull st_max = c->sta > c->stb ? c->sta : c->stb, out_max = c->msg > c->ss ? c->msg : c->ss;
-    for (int call = 2; call <= 5; call++) {
-        int side = call <= 3 ? call % 2 == 0 : call == 5;
-        int from = call <= 3 ? (call <= t->passes ? call - 1 : 0) : call == 4 ? t->last_b : t->last_a;
+    for (int call = 2; call <= SEC_KEX_DERIVE_B; call++) {
+        int side = call <= SEC_KEX_MAXP ? call % 2 == 0 : call == SEC_KEX_DERIVE_B;
+        int from = call <= SEC_KEX_MAXP       ? (call <= t->passes ? call - 1 : 0)
+                   : call == SEC_KEX_DERIVE_A ? t->last_b
+                                              : t->last_a;
+        const char *api = call <= SEC_KEX_MAXP       ? ngcc_kex_pass_symbol(call)
+                          : call == SEC_KEX_DERIVE_A ? "kex_derive_ss_a"
+                                                     : "kex_derive_ss_b";
         if (from == 0)
             continue;
         ull len = t->m_len[from];
@@ -54,11 +52,12 @@ static void kex_negatives(const sec_claims *c, const sec_kex_trace *t)
             if (k == KNEG_ZERO)
                 memset(in, 0, (size_t)len);
             char what[200], step[160];
-            snprintf(what, sizeof what, "the memcheck record, %s to %s (%s_len %llu)", cls[k], api[call], mn[from], n);
+            snprintf(what, sizeof what, "the memcheck record, %s to %s (%s_len %llu)", cls[k], api,
+                     ngcc_kex_msg_name(from), n);
             kex_case(cls[k], what);
             ull out_len = 0, st_len;
             int rc;
-            if (call <= 3) {
+            if (call <= SEC_KEX_MAXP) {
                 st_len = t->st_before_len[call];
                 memcpy(st, t->st_before[call], (size_t)st_len);
                 rc = sec_kex_pass(what, call, t->sk[side], t->sk_len[side], t->pk[!side], t->pk_len[!side], in, n, st,
@@ -69,7 +68,7 @@ static void kex_negatives(const sec_claims *c, const sec_kex_trace *t)
                 rc = sec_kex_derive(what, side, t->sk[side], t->sk_len[side], t->pk[!side], t->pk_len[!side], in, n, st,
                                     st_len, out, &out_len);
             }
-            snprintf(step, sizeof step, "%s[%s]", api[call], cls[k]);
+            snprintf(step, sizeof step, "%s[%s]", api, cls[k]);
             printf("#STEP %s %d\n", step, rc);
             fflush(stdout);
             free(in);

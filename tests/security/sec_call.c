@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "ngcc_kex_pass.h"
 #include "sec_buf.h"
 
 static struct {
@@ -384,12 +385,9 @@ int sec_kex_init(const char *what, int side, unsigned char *pk, ull *pk_len, uns
 int sec_kex_pass(const char *what, int k, const unsigned char *sk, ull sk_len, const unsigned char *pk, ull pk_len,
                  const unsigned char *in, ull in_len, unsigned char *st, ull *st_len, unsigned char *m, ull *m_len)
 {
-    static const char *const api[4] = {"", "kex_generate_pass1_msg_a", "kex_generate_pass2_msg_b",
-                                       "kex_generate_pass3_msg_a"};
-    static const char *const mname[4] = {"", "m1", "m2", "m3"};
-    static const char *const inname[4] = {"", "", "m1", "m2"};
-    int b = k == 2; /* B sends the even pass */
-    if (k == 3 && !S.in->kex.pass3_a)
+    const char *api = ngcc_kex_pass_symbol(k);
+    int b = k % 2 == 0; /* B sends the even passes */
+    if (k > 1 && (k > NGCC_KEX_MAXP || !S.in->kex.pass[k]))
         return -100;
     arg a[5];
     int n = 0;
@@ -397,26 +395,23 @@ int sec_kex_pass(const char *what, int k, const unsigned char *sk, ull sk_len, c
     input(&a[n++], b ? "pka" : "pkb", pk, pk_len);
     unsigned char *inp = NULL;
     if (k > 1)
-        inp = in_or_null(&a[n++], inname[k], in, in_len);
+        inp = in_or_null(&a[n++], ngcc_kex_msg_name(k - 1), in, in_len);
     if (S.direct && in)
         inp = (unsigned char *)in;
     int sti = n;
     inout(&a[n++], b ? "stb" : "sta", b ? S.cl.stb : S.cl.sta, st, st_len);
-    output(&a[n++], mname[k], S.cl.msg, m_len);
-    enter(api[k], what);
+    output(&a[n++], ngcc_kex_msg_name(k), S.cl.msg, m_len);
+    enter(api, what);
     if (S.stale)
         stale_stack(S.stale);
     int rc;
     if (k == 1)
         rc = S.in->kex.pass1_a(a[0].b.g.p, sk_len, a[1].b.g.p, pk_len, a[2].b.g.p, st_len, a[3].b.g.p, m_len);
-    else if (k == 2)
-        rc = S.in->kex.pass2_b(a[0].b.g.p, sk_len, a[1].b.g.p, pk_len, inp, in_len, a[3].b.g.p, st_len, a[4].b.g.p,
-                               m_len);
     else
-        rc = S.in->kex.pass3_a(a[0].b.g.p, sk_len, a[1].b.g.p, pk_len, inp, in_len, a[3].b.g.p, st_len, a[4].b.g.p,
+        rc = S.in->kex.pass[k](a[0].b.g.p, sk_len, a[1].b.g.p, pk_len, inp, in_len, a[3].b.g.p, st_len, a[4].b.g.p,
                                m_len);
-    after(api[k], what, a, n);
-    note_kex_rc(api[k], what, rc, 1);
+    after(api, what, a, n);
+    note_kex_rc(api, what, rc, 1);
     unsigned char *dest[5] = {NULL, NULL, NULL, NULL, NULL};
     dest[sti] = st;
     dest[sti + 1] = m;

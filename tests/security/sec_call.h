@@ -70,7 +70,7 @@ int sec_kex_init(const char *what, int side, unsigned char *pk, ull *pk_len, uns
  * passed as it is, not as a guarded copy: malformed_input puts it right
  * before an unreadable page to catch reads past its declared length */
 void sec_call_kex_direct(int on);
-/* pass k = 1, 2 or 3; -100 when the library has no kex_generate_pass3_msg_a */
+/* pass k = 1..NGCC_KEX_MAXP; -100 when the library does not export it */
 int sec_kex_pass(const char *what, int k, const unsigned char *sk, ull sk_len, const unsigned char *pk, ull pk_len,
                  const unsigned char *in, ull in_len, unsigned char *st, ull *st_len, unsigned char *m, ull *m_len);
 int sec_kex_derive(const char *what, int side, const unsigned char *sk, ull sk_len, const unsigned char *pk, ull pk_len,

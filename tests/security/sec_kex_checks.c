@@ -16,9 +16,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "ngcc_kex_pass.h"
 #include "sec_check.h"
 
-#define KEX_MAXP 3
+#define KEX_MAXP NGCC_KEX_MAXP
 #define FLIP_POSITIONS 8 /* bytes of each message flipped by modified_message */
 #define REUSE_SESSIONS 3 /* sessions per group in ephemeral_reuse */
 #define REUSE_MIN_RUN 8  /* bytes: a repeat this long is a reused value */
@@ -125,11 +126,10 @@ static unsigned char *delivered(const kex_session *s, int k, const kex_tamper *t
 /* the passes and both derives on the session's keys, in the driver's order */
 static int session_exchange(const sec_job *j, kex_session *s, const kex_tamper *t)
 {
-    static const char *const api[4] = {"", "kex_generate_pass1_msg_a", "kex_generate_pass2_msg_b",
-                                       "kex_generate_pass3_msg_a"};
     ull passes = j->claims.passes;
     int last_rc = 0;
-    for (int k = 1; k <= KEX_MAXP; k++) {
+    for (int k = 1; k <= ngcc_kex_last_pass(passes); k++) {
+        const char *api = ngcc_kex_pass_symbol(k);
         int b = k % 2 == 0;
         unsigned char *in = k > 1 ? delivered(s, k - 1, t) : NULL;
         s->m_len[k] = 0;
@@ -137,13 +137,12 @@ static int session_exchange(const sec_job *j, kex_session *s, const kex_tamper *
                               k > 1 ? s->m_len[k - 1] : 0, s->st[b], &s->st_len[b], s->m[k], &s->m_len[k]);
         free(in);
         if (rc == -100) {
-            snprintf(s->error, sizeof s->error,
-                     "pass 2 returned %d (not finished) but the library has no kex_generate_pass3_msg_a, at %s",
-                     last_rc, s->what);
+            snprintf(s->error, sizeof s->error, "pass %d returned %d (not finished) but the library has no %s, at %s",
+                     k - 1, last_rc, api, s->what);
             return -1;
         }
         if (rc < 0) {
-            session_error(s, api[k], rc);
+            session_error(s, api, rc);
             return -1;
         }
         s->passes = k;
@@ -156,7 +155,7 @@ static int session_exchange(const sec_job *j, kex_session *s, const kex_tamper *
                 snprintf(s->error, sizeof s->error,
                          "%s returned 1 (exchange finished) but kex_get_passes_num() is %llu: KAT_KEX.c stops with "
                          "-5 (pass error), at %s",
-                         api[k], passes, s->what);
+                         api, passes, s->what);
                 return -1;
             }
             break;
@@ -525,12 +524,11 @@ typedef struct {
 static void judge_repeat(sec_job *j, reuse_ctx *c, const kex_session *a, const kex_session *b, reuse_field f,
                          const unsigned char *x, ull off, ull len, const char *how)
 {
-    static const char *const mn[4] = {"", "m1", "m2", "m3"};
     char where[120], bytes[200];
     if (f.state)
         snprintf(where, sizeof where, "the %s state after pass %d", f.k % 2 ? "initiator's" : "responder's", f.k);
     else
-        snprintf(where, sizeof where, "%s", mn[f.k]);
+        snprintf(where, sizeof where, "%s", ngcc_kex_msg_name(f.k));
     hex_ascii(bytes, sizeof bytes, x + off, len);
     if (c->nfresh == 2 && not_constant(c->fresh, c->nfresh, f, x, off, len) < REUSE_MIN_RUN / 2) {
         if (!c->constants++)
@@ -744,10 +742,10 @@ static const char *first_diff(const kex_session *a, const kex_session *b, char *
         f[n++] = (field){p ? "pkb" : "pka", a->pk[p], b->pk[p], a->pk_len[p], b->pk_len[p]};
         f[n++] = (field){p ? "skb" : "ska", a->sk[p], b->sk[p], a->sk_len[p], b->sk_len[p]};
     }
-    static const char *const mn[4] = {"", "m1", "m2", "m3"};
-    static const char *const sn[4] = {"", "state after pass 1", "state after pass 2", "state after pass 3"};
+    static char sn[KEX_MAXP + 1][24];
     for (int k = 1; k <= a->passes && k <= b->passes; k++) {
-        f[n++] = (field){mn[k], a->m[k], b->m[k], a->m_len[k], b->m_len[k]};
+        snprintf(sn[k], sizeof sn[k], "state after pass %d", k);
+        f[n++] = (field){ngcc_kex_msg_name(k), a->m[k], b->m[k], a->m_len[k], b->m_len[k]};
         f[n++] = (field){sn[k], a->pst[k], b->pst[k], a->pst_len[k], b->pst_len[k]};
     }
     f[n++] = (field){"ssa", a->ss[0], b->ss[0], a->ss_len[0], b->ss_len[0]};
@@ -774,17 +772,15 @@ static const char *first_diff(const kex_session *a, const kex_session *b, char *
 /* unwritten_output: every output of the two runs (pattern 1, then 2) */
 static void unwritten_runs(sec_job *j, const kex_session *a, const kex_session *b)
 {
-    static const char *const api[4] = {"", "kex_generate_pass1_msg_a", "kex_generate_pass2_msg_b",
-                                       "kex_generate_pass3_msg_a"};
-    static const char *const mn[4] = {"", "m1", "m2", "m3"};
     for (int p = 0; p < 2; p++) {
         const char *init = p ? "kex_init_b" : "kex_init_a";
         sec_unwritten_compare(j, init, p ? "pkb" : "pka", a->pk[p], a->pk_len[p], b->pk[p], b->pk_len[p]);
         sec_unwritten_compare(j, init, p ? "skb" : "ska", a->sk[p], a->sk_len[p], b->sk[p], b->sk_len[p]);
     }
     for (int k = 1; k <= a->passes && k <= b->passes; k++) {
-        sec_unwritten_compare(j, api[k], mn[k], a->m[k], a->m_len[k], b->m[k], b->m_len[k]);
-        sec_unwritten_compare(j, api[k], k % 2 ? "sta" : "stb", a->pst[k], a->pst_len[k], b->pst[k], b->pst_len[k]);
+        const char *api = ngcc_kex_pass_symbol(k);
+        sec_unwritten_compare(j, api, ngcc_kex_msg_name(k), a->m[k], a->m_len[k], b->m[k], b->m_len[k]);
+        sec_unwritten_compare(j, api, k % 2 ? "sta" : "stb", a->pst[k], a->pst_len[k], b->pst[k], b->pst_len[k]);
     }
     if (a->ok && b->ok)
         for (int p = 0; p < 2; p++)

@@ -102,17 +102,17 @@ static void call_case(sec_job *j, const sec_kex_trace *t, const kmal_case *c, un
 {
     char what[300];
     snprintf(what, sizeof what, "record 0, malformed: %s", c->input);
-    int k = c->call; /* 1..3 passes, 4 derive_a, 5 derive_b */
-    int side = k <= 3 ? k % 2 == 0 : k == 5;
+    int k = c->call; /* 1..SEC_KEX_MAXP passes, then SEC_KEX_DERIVE_A, SEC_KEX_DERIVE_B */
+    int side = k <= SEC_KEX_MAXP ? k % 2 == 0 : k == SEC_KEX_DERIVE_B;
     ull in_len = 0, pk_len = t->pk_len[!side];
     const unsigned char *in_honest = NULL;
     unsigned char *pk = malloc((size_t)pk_len + 1), *in = NULL;
     memcpy(pk, t->pk[!side], (size_t)pk_len);
-    if (k >= 2 && k <= 3)
+    if (k >= 2 && k <= SEC_KEX_MAXP)
         in_honest = t->m[k - 1], in_len = t->m_len[k - 1];
-    else if (k == 4 && t->last_b)
+    else if (k == SEC_KEX_DERIVE_A && t->last_b)
         in_honest = t->m[t->last_b], in_len = t->m_len[t->last_b];
-    else if (k == 5)
+    else if (k == SEC_KEX_DERIVE_B)
         in_honest = t->m[t->last_a], in_len = t->m_len[t->last_a];
     if (c->key) {
         if (c->kind == ALL_00 || c->kind == ALL_FF)
@@ -202,13 +202,6 @@ static void run_case(sec_job *j, const sec_kex_trace *t, const kmal_case *c, uns
 
 void sec_kex_malformed_input(sec_job *j)
 {
-    static const char *const api[6] = {"",
-                                       "kex_generate_pass1_msg_a",
-                                       "kex_generate_pass2_msg_b",
-                                       "kex_generate_pass3_msg_a",
-                                       "kex_derive_ss_a",
-                                       "kex_derive_ss_b"};
-    static const char *const msg[4] = {"", "m1", "m2", "m3"};
     sec_kex_trace t;
     sec_kex_trace_run(&j->claims, &t, j->plan->key_seed[0], "record 0");
     if (t.passes == 0) {
@@ -231,11 +224,13 @@ void sec_kex_malformed_input(sec_job *j)
     G.lo = base + span;
     G.hi = base + span + page;
     unsigned long errors = 0, accepted = 0;
-    for (int call = 1; call <= 5; call++) {
+    for (int call = 1; call <= SEC_KEX_DERIVE_B; call++) {
         if (t.rc[call] < 0)
             continue; /* its honest call failed or was not made: nothing to compare with */
-        int side = call <= 3 ? call % 2 == 0 : call == 5;
-        int in_pass = call <= 3 ? call - 1 : call == 4 ? t.last_b : t.last_a; /* the peer message's pass, 0: none */
+        int side = call <= SEC_KEX_MAXP ? call % 2 == 0 : call == SEC_KEX_DERIVE_B;
+        int in_pass = call <= SEC_KEX_MAXP       ? call - 1
+                      : call == SEC_KEX_DERIVE_A ? t.last_b
+                                                 : t.last_a; /* the peer message's pass, 0: none */
         for (int key = 0; key < 2; key++) {
             if ((key && call > 2) || (!key && in_pass == 0))
                 continue; /* peer keys: passes 1 and 2; messages: calls that take one */
@@ -245,11 +240,14 @@ void sec_kex_malformed_input(sec_job *j)
                     continue;
                 kmal_case c = {call, key, kind, "", ""};
                 char what[80];
-                snprintf(c.api, sizeof c.api, "%s", api[call]);
+                snprintf(c.api, sizeof c.api, "%s",
+                         call <= SEC_KEX_MAXP       ? ngcc_kex_pass_symbol(call)
+                         : call == SEC_KEX_DERIVE_A ? "kex_derive_ss_a"
+                                                    : "kex_derive_ss_b");
                 if (key)
                     snprintf(what, sizeof what, "%s (the peer's public key)", side ? "pka" : "pkb");
                 else
-                    snprintf(what, sizeof what, "%s", msg[in_pass]);
+                    snprintf(what, sizeof what, "%s", ngcc_kex_msg_name(in_pass));
                 name_case(&c, what, len);
                 j->res->tried++;
                 run_case(j, &t, &c, base + span, o, &errors, &accepted);

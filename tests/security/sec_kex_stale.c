@@ -21,8 +21,8 @@
 #include "sec_check.h"
 #include "sec_kex_trace.h"
 
-#define KSTALE_MAX 24
-#define KSTALE_OUT 64 /* output bytes compared */
+#define KSTALE_MAX (5 * (SEC_KEX_MAXP + 1)) /* NKINDS inputs to each pass from 2 and each derive */
+#define KSTALE_OUT 64                       /* output bytes compared */
 
 enum { HONEST, FLIP, EMPTY, ALL_FF, KEY_FF, NKINDS };
 
@@ -39,23 +39,22 @@ typedef struct {
     kstale_out out[3][KSTALE_MAX]; /* pattern 1, pattern 2, pattern 1 again (the control) */
 } kstale_shared;
 
-static const char *const api[6] = {"",
-                                   "kex_generate_pass1_msg_a",
-                                   "kex_generate_pass2_msg_b",
-                                   "kex_generate_pass3_msg_a",
-                                   "kex_derive_ss_a",
-                                   "kex_derive_ss_b"};
+/* the API function of call c (sec_kex_trace.h numbering) */
+static const char *api_of(int c)
+{
+    return c <= SEC_KEX_MAXP ? ngcc_kex_pass_symbol(c) : c == SEC_KEX_DERIVE_A ? "kex_derive_ss_a" : "kex_derive_ss_b";
+}
 
 /* the pass whose message call c takes (0: none) */
 static int peer_pass(const sec_kex_trace *t, int c)
 {
-    return c <= 3 ? (c <= t->passes ? c - 1 : 0) : c == 4 ? t->last_b : t->last_a;
+    return c <= SEC_KEX_MAXP ? (c <= t->passes ? c - 1 : 0) : c == SEC_KEX_DERIVE_A ? t->last_b : t->last_a;
 }
 
 static void run_case(const sec_job *j, const sec_kex_trace *t, int c, int kind, const char *what, kstale_out *o)
 {
     const sec_claims *cl = &j->claims;
-    int side = c <= 3 ? c % 2 == 0 : c == 5, from = peer_pass(t, c);
+    int side = c <= SEC_KEX_MAXP ? c % 2 == 0 : c == SEC_KEX_DERIVE_B, from = peer_pass(t, c);
     ull len = t->m_len[from], pk_len = t->pk_len[!side];
     unsigned char *in = malloc((size_t)len + 1), *pk = malloc((size_t)pk_len + 1);
     unsigned char *st = calloc(1, (size_t)(cl->sta > cl->stb ? cl->sta : cl->stb) + 1);
@@ -128,7 +127,6 @@ void sec_kex_stale_state(sec_job *j)
 {
     static const char *const kind_name[NKINDS] = {"the honest %s", "%s with bit 0 flipped", "an empty %s",
                                                   "an all-0xFF %s", "an all-0xFF %s (the peer's public key)"};
-    static const char *const mn[4] = {"", "m1", "m2", "m3"};
     sec_kex_trace t;
     sec_kex_trace_run(&j->claims, &t, j->plan->key_seed[0], "record 0");
     if (t.passes == 0) {
@@ -146,16 +144,16 @@ void sec_kex_stale_state(sec_job *j)
         return;
     }
     memset(sh, 0, sizeof *sh);
-    for (int c = 2; c <= 5; c++) {
-        int from = peer_pass(&t, c), side = c <= 3 ? c % 2 == 0 : c == 5;
+    for (int c = 2; c <= SEC_KEX_DERIVE_B; c++) {
+        int from = peer_pass(&t, c), side = c <= SEC_KEX_MAXP ? c % 2 == 0 : c == SEC_KEX_DERIVE_B;
         if (!from || t.rc[c] < 0)
             continue; /* no message, or its honest call failed */
         for (int k = 0; k < NKINDS && sh->n < KSTALE_MAX; k++) {
             char input[80];
-            snprintf(input, sizeof input, kind_name[k], k == KEY_FF ? (side ? "pka" : "pkb") : mn[from]);
+            snprintf(input, sizeof input, kind_name[k], k == KEY_FF ? (side ? "pka" : "pkb") : ngcc_kex_msg_name(from));
             sh->call[sh->n] = c;
             sh->kind[sh->n] = k;
-            snprintf(sh->what[sh->n], sizeof sh->what[sh->n], "record 0, %s given %s", api[c], input);
+            snprintf(sh->what[sh->n], sizeof sh->what[sh->n], "record 0, %s given %s", api_of(c), input);
             sh->n++;
         }
     }
@@ -177,7 +175,7 @@ void sec_kex_stale_state(sec_job *j)
         sec_fail(j,
                  "%s's result depends on uninitialised memory: at %s it %s with stack and fresh heap pre-filled with "
                  "0x00, %s with 0xA5",
-                 api[sh->call[k]], sh->what[k], a, b);
+                 api_of(sh->call[k]), sh->what[k], a, b);
     }
     snprintf(j->res->note, sizeof j->res->note,
              "%lu calls of passes 2..%d and the derives that succeeded (honest, flipped, empty and all-0xFF peer "

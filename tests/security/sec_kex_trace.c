@@ -23,13 +23,12 @@ static int failed(sec_kex_trace *t, const char *api, int rc, const char *what)
 
 int sec_kex_trace_run(const sec_claims *c, sec_kex_trace *t, const unsigned char *seed, const char *what)
 {
-    static const char *const api[4] = {"", "kex_generate_pass1_msg_a", "kex_generate_pass2_msg_b",
-                                       "kex_generate_pass3_msg_a"};
+    const int last = ngcc_kex_last_pass(c->passes);
     ull st_max = c->sta > c->stb ? c->sta : c->stb;
     unsigned char *st[2];
     ull st_len[2];
     memset(t, 0, sizeof *t);
-    for (int i = 0; i < 6; i++)
+    for (int i = 0; i <= SEC_KEX_DERIVE_B; i++)
         t->rc[i] = SEC_KEX_NOT_CALLED;
     for (int p = 0; p < 2; p++) {
         t->pk[p] = zalloc(c->pk);
@@ -48,17 +47,20 @@ int sec_kex_trace_run(const sec_claims *c, sec_kex_trace *t, const unsigned char
         if (rc < 0)
             return failed(t, p ? "kex_init_b" : "kex_init_a", rc, what);
     }
-    for (int k = 1; k <= SEC_KEX_MAXP; k++) {
+    for (int k = 1; k <= last; k++) {
         int b = k % 2 == 0;
         memcpy(t->st_before[k], st[b], (size_t)st_len[b]);
         t->st_before_len[k] = st_len[b];
         int rc = sec_kex_pass(what, k, t->sk[b], t->sk_len[b], t->pk[!b], t->pk_len[!b], k > 1 ? t->m[k - 1] : NULL,
                               k > 1 ? t->m_len[k - 1] : 0, st[b], &st_len[b], t->m[k], &t->m_len[k]);
         t->rc[k] = rc;
-        if (rc == -100)
-            return failed(t, "the missing kex_generate_pass3_msg_a", rc, what);
+        if (rc == -100) {
+            char missing[64];
+            snprintf(missing, sizeof missing, "the missing %s", ngcc_kex_pass_symbol(k));
+            return failed(t, missing, rc, what);
+        }
         if (rc < 0)
-            return failed(t, api[k], rc, what);
+            return failed(t, ngcc_kex_pass_symbol(k), rc, what);
         t->passes = k;
         if (rc == 1)
             break;
@@ -70,12 +72,12 @@ int sec_kex_trace_run(const sec_claims *c, sec_kex_trace *t, const unsigned char
     int lb = t->last_b, la = t->last_a;
     int rc = sec_kex_derive(what, 0, t->sk[0], t->sk_len[0], t->pk[1], t->pk_len[1], lb ? t->m[lb] : NULL,
                             lb ? t->m_len[lb] : 0, st[0], st_len[0], t->ss[0], &t->ss_len[0]);
-    t->rc[4] = rc;
+    t->rc[SEC_KEX_DERIVE_A] = rc;
     if (rc < 0)
         failed(t, "kex_derive_ss_a", rc, what);
     rc = sec_kex_derive(what, 1, t->sk[1], t->sk_len[1], t->pk[0], t->pk_len[0], t->m[la], t->m_len[la], st[1],
                         st_len[1], t->ss[1], &t->ss_len[1]);
-    t->rc[5] = rc;
+    t->rc[SEC_KEX_DERIVE_B] = rc;
     if (rc < 0)
         return t->error[0] ? -1 : failed(t, "kex_derive_ss_b", rc, what);
     if (t->error[0])
@@ -102,7 +104,7 @@ void sec_kex_trace_free(sec_kex_trace *t)
 int sec_kex_trace_repeat(const sec_kex_trace *t, int c, const char *what, const unsigned char *pk, ull pk_len,
                          const unsigned char *in, ull in_len, unsigned char *st, unsigned char *out, ull *out_len)
 {
-    int side = c <= SEC_KEX_MAXP ? c % 2 == 0 : c == SEC_KEX_MAXP + 2; /* 0: A, 1: B */
+    int side = c <= SEC_KEX_MAXP ? c % 2 == 0 : c == SEC_KEX_DERIVE_B; /* 0: A, 1: B */
     ull st_len;
     *out_len = 0;
     if (c <= SEC_KEX_MAXP) {

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ngcc_kex_pass.h"
 #include "sec_check.h"
 
 enum {
@@ -198,9 +199,9 @@ static int exchange(const sec_job *j, int tamper, unsigned char *out, size_t *ou
 {
     ngcc_instance *in = sec_call_instance();
     const sec_claims *c = &j->claims;
-    unsigned char *pk[2], *sk[2], *st[2], *msg[4] = {NULL, NULL, NULL, NULL};
-    ull pk_len[2], sk_len[2], st_len[2], m_len[4] = {0, 0, 0, 0}, ss_len[2] = {c->ss, c->ss};
-    int rc = 0, passes = (int)(c->passes > 3 ? 3 : c->passes);
+    unsigned char *pk[2], *sk[2], *st[2], *msg[NGCC_KEX_MAXP + 1] = {NULL};
+    ull pk_len[2], sk_len[2], st_len[2], m_len[NGCC_KEX_MAXP + 1] = {0}, ss_len[2] = {c->ss, c->ss};
+    int rc = 0, passes = (int)(c->passes > NGCC_KEX_MAXP ? NGCC_KEX_MAXP : c->passes);
     for (int p = 0; p < 2; p++) {
         pk[p] = zalloc(c->pk);
         sk[p] = zalloc(c->sk);
@@ -209,7 +210,7 @@ static int exchange(const sec_job *j, int tamper, unsigned char *out, size_t *ou
         sk_len[p] = c->sk;
         st_len[p] = p ? c->stb : c->sta;
     }
-    for (int k = 1; k <= 3; k++)
+    for (int k = 1; k <= passes; k++)
         msg[k] = zalloc(c->msg);
     *out_len = 0;
     rc = in->kex.init_a(pk[0], &pk_len[0], sk[0], &sk_len[0], st[0], &st_len[0]);
@@ -223,12 +224,10 @@ static int exchange(const sec_job *j, int tamper, unsigned char *out, size_t *ou
         } else {
             if (k == 2 && tamper && m_len[1])
                 msg[1][0] ^= 0x80;
-            if (k == 2)
-                rc = in->kex.pass2_b(sk[1], sk_len[1], pk[0], pk_len[0], msg[1], m_len[1], st[1], &st_len[1], msg[2],
-                                     &m_len[2]);
-            else if (in->kex.pass3_a)
-                rc = in->kex.pass3_a(sk[0], sk_len[0], pk[1], pk_len[1], msg[2], m_len[2], st[0], &st_len[0], msg[3],
-                                     &m_len[3]);
+            int s = k % 2 == 0; /* B sends the even passes */
+            if (in->kex.pass[k])
+                rc = in->kex.pass[k](sk[s], sk_len[s], pk[!s], pk_len[!s], msg[k - 1], m_len[k - 1], st[s], &st_len[s],
+                                     msg[k], &m_len[k]);
         }
         last = k;
         if (rc == 1)
@@ -237,7 +236,7 @@ static int exchange(const sec_job *j, int tamper, unsigned char *out, size_t *ou
     if (rc >= 0) {
         if (tamper && last == 1 && m_len[1])
             msg[1][0] ^= 0x80; /* a 1-pass exchange: B derives from the tampered m1 */
-        int from_b = last >= 2 ? 2 : 0, from_a = last >= 3 ? 3 : 1;
+        int from_b = last % 2 ? last - 1 : last, from_a = last % 2 ? last : last - 1; /* the last each sent */
         int rca = in->kex.derive_a(sk[0], sk_len[0], pk[1], pk_len[1], from_b ? msg[from_b] : NULL,
                                    from_b ? m_len[from_b] : 0, st[0], st_len[0], out, &ss_len[0]);
         ss_len[0] = ss_len[0] < c->ss ? ss_len[0] : c->ss;
@@ -252,7 +251,7 @@ static int exchange(const sec_job *j, int tamper, unsigned char *out, size_t *ou
         free(sk[p]);
         free(st[p]);
     }
-    for (int k = 1; k <= 3; k++)
+    for (int k = 1; k <= passes; k++)
         free(msg[k]);
     return rc < 0 ? rc : 0;
 }

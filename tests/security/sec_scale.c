@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "ngcc_child.h"
+#include "ngcc_kex_pass.h"
 #include "sec_check.h"
 #include "sec_scale.h"
 
@@ -26,7 +27,7 @@
 #define SCALE_MAX 200000   /* iterations of a very fast instance */
 #define SCALE_BOUND 1e-3   /* a failure rate above it is a broken scheme, whatever it claims */
 #define SCALE_SEED 0x5CA1E /* sec_plan_bytes tags: the iterations' seeds and messages */
-#define KEX_MAXP 3
+#define KEX_MAXP NGCC_KEX_MAXP
 
 /* P(X <= k) for X ~ Binomial(n, p) */
 static double binom_cdf(unsigned long k, unsigned long n, double p)
@@ -199,8 +200,6 @@ typedef struct {
  * agree, 1 if they disagree, -1 on an error return (text in err) */
 static int session(const sec_job *j, kex_bufs *b, const unsigned char *seed, const char *what, char *err, size_t cap)
 {
-    static const char *const api[4] = {"", "kex_generate_pass1_msg_a", "kex_generate_pass2_msg_b",
-                                       "kex_generate_pass3_msg_a"};
     int rc, passes = 0;
     for (int p = 0; p < 2; p++)
         b->pk_len[p] = b->sk_len[p] = b->st_len[p] = b->ss_len[p] = 0;
@@ -211,19 +210,20 @@ static int session(const sec_job *j, kex_bufs *b, const unsigned char *seed, con
             snprintf(err, cap, "kex_init_%c returned %d at %s", p ? 'b' : 'a', rc, what);
             return -1;
         }
-    int want = (int)(j->claims.passes ? j->claims.passes : KEX_MAXP);
+    int want = j->claims.passes ? (int)j->claims.passes : 3;
     for (int k = 1; k <= KEX_MAXP && k <= want; k++) {
         int s = k % 2 == 0;
         b->m_len[k] = 0;
         rc = sec_kex_pass(what, k, b->sk[s], b->sk_len[s], b->pk[!s], b->pk_len[!s], k > 1 ? b->m[k - 1] : NULL,
                           k > 1 ? b->m_len[k - 1] : 0, b->st[s], &b->st_len[s], b->m[k], &b->m_len[k]);
         if (rc < 0 || rc == -100) {
-            snprintf(err, cap, "%s returned %d at %s", api[k], rc, what);
+            snprintf(err, cap, "%s returned %d at %s", ngcc_kex_pass_symbol(k), rc, what);
             return -1;
         }
         passes = k;
         if (rc == 1 && k < want) { /* KAT_KEX.c stops with -5: an aborted session */
-            snprintf(err, cap, "%s returned 1 (finished) before Pass_Num %d at %s", api[k], want, what);
+            snprintf(err, cap, "%s returned 1 (finished) before Pass_Num %d at %s", ngcc_kex_pass_symbol(k), want,
+                     what);
             return -1;
         }
         if (rc == 1)

@@ -40,6 +40,22 @@ function(ngcc_add_kat_selftests)
 
   ngcc_add_kat_hash_selftests()
 
+  # a 4-pass KEX: the package's own extended KAT_KEX.c (tests/kat/kat_kex4_selftest.cmake)
+  ngcc_selftest_instance("selftest/kat/kex4-package-driver" "fx-kex/KEX4-128" n)
+  if(NOT n STREQUAL "")
+    foreach(f IN ITEMS id key root katfile api)
+      ngcc_iget(${n} ${f} ${f})
+    endforeach()
+    get_filename_component(instdir "${api}" DIRECTORY)
+    add_test(NAME "selftest/kat/kex4-package-driver" COMMAND ${CMAKE_COMMAND}
+      "-DKAT=$<TARGET_FILE:ngcc-kat>" "-DCC=${CMAKE_C_COMPILER}" "-DLIB=${root}/libngcc_plain.so"
+      "-DINSTDIR=${instdir}" "-DICCS=${PROJECT_SOURCE_DIR}/iccs" "-DREF=${katfile}"
+      "-DWORK=${CMAKE_BINARY_DIR}/selftest/kat-kex4"
+      -P ${PROJECT_SOURCE_DIR}/tests/kat/kat_kex4_selftest.cmake)
+    set_tests_properties("selftest/kat/kex4-package-driver" PROPERTIES LABELS "selftest;kat"
+      FIXTURES_REQUIRED "ngcc.build.plain.${id}.${key}" TIMEOUT 120)
+  endif()
+
   ngcc_selftest_instance("selftest/kat/compare" "fx-wots/WOTS-128" n)
   if(n STREQUAL "")
     return()
