@@ -51,9 +51,10 @@ static struct {
     const char *expect_detail; /* --expect-detail: ERE the detail must match */
     int records;
     double budget;
-    double cap;      /* --cap: how long the run may go on for the only reference (0: the timeout) */
-    double deadline; /* absolute; moved to the cap when the run goes on past the timeout */
-    double need_s;   /* the whole reference's predicted time when it fitted neither */
+    double cap;         /* --cap: how long the run may go on for the only reference (0: the timeout) */
+    double deadline;    /* absolute; moved to the cap when the run goes on past the timeout */
+    double need_s;      /* the whole reference's predicted time when it fitted neither */
+    double limit_floor; /* --limit-floor: the least time the rest of a run gets once records were measured */
     /* results (the verdict and its detail are K.f's) */
     record_state rec[NGCC_MAX_RECORDS];
     int loadfail, done;
@@ -96,6 +97,8 @@ static const char usage[] = "usage: ngcc-kat --lib <instance.so> --name <cand>/<
                             "       [--budget S]  (stop at a record boundary when the next record would end past S s)\n"
                             "       [--cap S]  (with only a manifest line for N records: run on to N past the timeout "
                             "while they fit S s)\n"
+                            "       [--limit-floor S]  (once records ran, the rest gets 10x their pace, at least S s; "
+                            "default 60)\n"
                             "       [--expect-detail <ERE>]  (the detail of an expected verdict must match it)\n";
 
 static void add_event(int r, const char *text)
@@ -229,6 +232,28 @@ static void budget_after_record(int k)
                  K.records, now / (k + 1) * K.records, K.budget, k + 1, now, now + longest);
 }
 
+/* The hard limit follows the measured records: once records have run, the
+ * rest gets KAT_LIMIT_FACTOR times as long as they would take at the longest
+ * record's pace, at least --limit-floor (60 s), never more than the limit set so
+ * far. A record that took 0.1 s does not need 595 s: a hang later in the run
+ * ends after a minute, not after the whole timeout. */
+#define KAT_LIMIT_FACTOR 10.0
+static void limit_after_record(int k)
+{
+    if (K.deadline <= 0 || k + 1 >= K.records)
+        return;
+    double longest = 0;
+    for (int i = 0; i <= k; i++) {
+        double d = K.rec_end[i] - (i ? K.rec_end[i - 1] : 0);
+        if (d > longest)
+            longest = d;
+    }
+    double rest = KAT_LIMIT_FACTOR * longest * (K.records - (k + 1));
+    double limit = ngcc_now() + (rest > K.limit_floor ? rest : K.limit_floor);
+    if (limit < K.deadline)
+        K.deadline = limit;
+}
+
 /* #B <record> <op> | #T <record> <op> <seconds> | #R <record> */
 static void on_timing(const char *line)
 {
@@ -250,6 +275,7 @@ static void on_timing(const char *line)
     } else if (line[1] == 'R' && sscanf(line + 3, "%ld", &r) == 1 && r >= 0 && r < NGCC_MAX_RECORDS) {
         K.rec[r].complete = 1;
         budget_after_record((int)r);
+        limit_after_record((int)r);
     }
 }
 
@@ -525,6 +551,13 @@ static void judge(void)
                      "no result after %.0f s, in record %d (%d of %d records complete); raise the "
                      "\"timeouts\" {\"kat\": S} override or reduce \"kat_records\"",
                      waited, K.cur < 0 ? 0 : K.cur, done_records, K.records);
+        }
+        if (waited + 0.5 < K.f.timeout) {
+            size_t l = strlen(d);
+            snprintf(d + l, dl - l,
+                     " (the limit was cut from the %.0f s timeout to %.0f s: %.0f times the rest of the run at the "
+                     "measured records' pace, at least %.0f s)",
+                     K.f.timeout, waited, KAT_LIMIT_FACTOR, K.limit_floor);
         }
         K.f.verdict = NGCC_TIMEOUT;
         return;
@@ -900,6 +933,8 @@ static int own_option(ngcc_frame *f, int c, const char *v)
         return ngcc_frame_number(f, "budget", v, 0, 1e7, &K.budget);
     case 'C':
         return ngcc_frame_number(f, "cap", v, 0, 1e7, &K.cap);
+    case 'F':
+        return ngcc_frame_number(f, "limit-floor", v, 0, 1e7, &K.limit_floor);
     case 'D': {
         regex_t re;
         if (regcomp(&re, v, REG_EXTENDED | REG_NOSUB)) {
@@ -950,13 +985,20 @@ static int written_kat_kept(void)
 
 int main(int argc, char **argv)
 {
-    static const struct option lo[] = {{"ref", 1, 0, 'r'},          {"manifest", 1, 0, 'm'},
-                                       {"manifest-key", 1, 0, 'k'}, {"records", 1, 0, 'N'},
-                                       {"write-kat", 1, 0, 'w'},    {"kat-sha256", 1, 0, 's'},
-                                       {"budget", 1, 0, 'B'},       {"expect-detail", 1, 0, 'D'},
-                                       {"cap", 1, 0, 'C'},          {0, 0, 0, 0}};
+    static const struct option lo[] = {{"ref", 1, 0, 'r'},
+                                       {"manifest", 1, 0, 'm'},
+                                       {"manifest-key", 1, 0, 'k'},
+                                       {"records", 1, 0, 'N'},
+                                       {"write-kat", 1, 0, 'w'},
+                                       {"kat-sha256", 1, 0, 's'},
+                                       {"budget", 1, 0, 'B'},
+                                       {"expect-detail", 1, 0, 'D'},
+                                       {"cap", 1, 0, 'C'},
+                                       {"limit-floor", 1, 0, 'F'},
+                                       {0, 0, 0, 0}};
     static const ngcc_frame_spec spec = {"kat", "ngcc-kat", usage, lo, own_option, 0, NULL};
     K.records = 10;
+    K.limit_floor = 60;
     int rc = ngcc_frame_parse(&K.f, &spec, argc, argv);
     if (rc)
         return rc;

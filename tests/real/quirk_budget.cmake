@@ -10,8 +10,10 @@
 #     hung.json; security, security-asan, memcheck and prof SKIP naming it
 #     (the line the user sees), each in a second rather than its timeout;
 #     fx-wots/WOTS-128~hang-record (sign hangs in record 6): the same
-#   - a scenario run here: all 10 records fit neither the timeout nor the
-#     cap -> NOKAT naming the time they would need and NGCC_KAT_CAP_S
+#   - scenarios run here: all 10 records fit neither the timeout nor the
+#     cap -> NOKAT naming the time they would need and NGCC_KAT_CAP_S; a
+#     hang after fast records ends at the limit the records set (10x their
+#     pace, at least --limit-floor), not at the timeout
 # A fixture that is missing (not discovered, not built, no record) FAILS.
 # -D inputs: BUILD, SRC, KAT (ngcc-kat), WORK
 cmake_minimum_required(VERSION 3.25)
@@ -80,6 +82,20 @@ if(rc EQUAL 0 AND line MATCHES "${want}")
   ok("cap_short: ${line}")
 else()
   fail("cap_short: rc=${rc}, wanted '${want}', got: ${line}\n${err}")
+endif()
+
+# ---- 5. the limit follows the measured records: a hang in record 6 of a
+#      fast instance ends after the floor (here 2 s), not the 590-s timeout ----
+set(hlib "${BUILD}/instances/fx-wots/WOTS-128~hang-record/libngcc_plain.so")
+execute_process(COMMAND "${KAT}" --lib "${hlib}" --name quirk-budget/limit_cut --record-out "${WORK}/limit_cut.json"
+  --timeout 590 --limit-floor 2 "--expect=TIMEOUT"
+  WORKING_DIRECTORY "${WORK}" RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+string(REGEX MATCH "ngcc: verdict kat[^\n]*" line "${out}")
+set(want "TIMEOUT: no result after [2-9] s, in record 6 inside sig_sign .*[(]the limit was cut from the 590 s timeout to [2-9] s: 10 times the rest of the run at the measured records' pace, at least 2 s[)]$")
+if(rc EQUAL 0 AND line MATCHES "${want}" AND EXISTS "${WORK}/hung.json")
+  ok("limit_cut: ${line}")
+else()
+  fail("limit_cut: rc=${rc}, wanted '${want}' and ${WORK}/hung.json, got: ${line}\n${err}")
 endif()
 
 if(failures GREATER 0)
