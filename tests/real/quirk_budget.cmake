@@ -13,9 +13,10 @@
 #   - scenarios run here: all 10 records fit neither the timeout nor the
 #     cap -> NOKAT naming the time they would need and NGCC_KAT_CAP_S; a
 #     hang after fast records ends at the limit the records set (10x their
-#     pace, at least --limit-floor), not at the timeout
+#     pace, at least --limit-floor), not at the timeout; a prof run whose
+#     kat times leave room for one record gets one record, one run, said so
 # A fixture that is missing (not discovered, not built, no record) FAILS.
-# -D inputs: BUILD, SRC, KAT (ngcc-kat), WORK
+# -D inputs: BUILD, SRC, KAT (ngcc-kat), PROF (ngcc-prof), WORK
 cmake_minimum_required(VERSION 3.25)
 file(REMOVE_RECURSE "${WORK}")
 file(MAKE_DIRECTORY "${WORK}")
@@ -96,6 +97,30 @@ if(rc EQUAL 0 AND line MATCHES "${want}" AND EXISTS "${WORK}/hung.json")
   ok("limit_cut: ${line}")
 else()
   fail("limit_cut: rc=${rc}, wanted '${want}' and ${WORK}/hung.json, got: ${line}\n${err}")
+endif()
+
+# ---- 6. prof reduced, not skipped: a kat record (written here) timing
+#      keygen at 5 s leaves room in a 40-s prof test for one record, one run ----
+file(WRITE "${WORK}/prof/kat.json" "{\"verdict\": \"PASS\", \"records_run\": 10, \"op_seconds\": {\"keygen\": {\"max\": 5, \"median\": 5, \"n\": 10}}}\n")
+set(inst "${BUILD}/instances/fxq-slow/SLOWMF-128")
+execute_process(COMMAND "${PROF}" --lib "${inst}/libngcc_prof.so" --plain-lib "${inst}/libngcc_plain.so" --op keygen
+  --name fxq-slow/SLOWMF-128 --record-out "${WORK}/prof/prof-keygen.json" --timeout 40
+  WORKING_DIRECTORY "${WORK}" RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+string(REGEX MATCH "ngcc: verdict prof[^\n]*" line "${out}")
+set(want "RECORDED: .*. reduced: 10 records x 2 runs would take ~300 s [(]the kat test measured keygen 5 s per call, x3 for the plain and the instrumented library[)], above 50% of the 40 s timeout: ran 1 record, one run each [(]the counts were not seen to repeat[)]. raise the \"timeouts\" [{]\"prof\": S[}] override to 601 s for the full run$")
+if(rc EQUAL 0 AND line MATCHES "${want}")
+  ok("prof_reduced: ${line}")
+else()
+  fail("prof_reduced: rc=${rc}, wanted '${want}', got: ${line}\n${err}")
+endif()
+file(READ "${WORK}/prof/prof-keygen.json" pj)
+string(JSON n ERROR_VARIABLE e GET "${pj}" records_complete)
+string(JSON runs ERROR_VARIABLE e GET "${pj}" min_runs)
+string(JSON red ERROR_VARIABLE e GET "${pj}" plan reduced)
+if(n EQUAL 1 AND runs EQUAL 1 AND red)
+  ok("prof_reduced: 1 record complete, 1 run, plan.reduced")
+else()
+  fail("prof_reduced: records_complete ${n}, min_runs ${runs}, plan.reduced ${red}")
 endif()
 
 if(failures GREATER 0)

@@ -190,7 +190,8 @@ function(ngcc_add_quirk_selftests)
     endif()
     add_test(NAME selftest/quirk-budget COMMAND ${CMAKE_COMMAND}
       "-DBUILD=${CMAKE_BINARY_DIR}" "-DSRC=${PROJECT_SOURCE_DIR}" "-DKAT=$<TARGET_FILE:ngcc-kat>"
-      "-DWORK=${CMAKE_BINARY_DIR}/selftest/quirk-budget" -P "${real}/quirk_budget.cmake")
+      "-DPROF=$<TARGET_FILE:ngcc-prof>" "-DWORK=${CMAKE_BINARY_DIR}/selftest/quirk-budget"
+      -P "${real}/quirk_budget.cmake")
     set_tests_properties(selftest/quirk-budget PROPERTIES LABELS "selftest;kat;prof" TIMEOUT 120
       FIXTURES_REQUIRED "${qb_fixtures}")
   endif()
