@@ -131,6 +131,11 @@ function(ngcc_add_prof_tests n)
       FIXTURES_REQUIRED "ngcc.build.prof.${id}.${key};ngcc.build.plain.${id}.${key}"
       FIXTURES_SETUP "ngcc.prof.${id}.${key}.${op}"
       TIMEOUT ${t} SKIP_RETURN_CODE 77) # 77: the build test skipped the instance
+    # after the kat test: its op_seconds size the run (tests/prof/prof_plan.h)
+    # and its hang marker skips it; a DEPENDS: a failed KAT must not skip prof
+    if(TEST "kat/${id}/${key}")
+      set_property(TEST "${name}" APPEND PROPERTY DEPENDS "kat/${id}/${key}")
+    endif()
 
     ngcc_prof_summary_test("${name}")
   endforeach()

@@ -257,11 +257,17 @@ void ngcc_child_wait(pid_t pid, double deadline, ngcc_child_result *res)
 
 ngcc_lines_end ngcc_child_read_lines(int fd, double deadline, ngcc_line_fn on_line, void *ctx)
 {
+    return ngcc_child_read_lines_moving(fd, &deadline, on_line, ctx);
+}
+
+ngcc_lines_end ngcc_child_read_lines_moving(int fd, const double *deadline_at, ngcc_line_fn on_line, void *ctx)
+{
     size_t cap = 1 << 16, used = 0;
     char *buf = malloc(cap);
     ngcc_lines_end end = NGCC_LINES_EOF;
     while (buf && end == NGCC_LINES_EOF) {
         int wait_ms = -1;
+        double deadline = *deadline_at;
         if (deadline > 0) {
             double left = deadline - ngcc_now();
             if (left <= 0) {

@@ -68,6 +68,9 @@ typedef int (*ngcc_line_fn)(char *line, size_t len, void *ctx);
  * <= 0: none) or on_line asking to stop. A last line without '\n' is not
  * given (the child died mid-line). Does not close fd. */
 ngcc_lines_end ngcc_child_read_lines(int fd, double deadline, ngcc_line_fn on_line, void *ctx);
+/* The same with a deadline on_line may move (re-read before every wait):
+ * a driver that decides mid-run to allow more time (ngcc-kat's cap). */
+ngcc_lines_end ngcc_child_read_lines_moving(int fd, const double *deadline, ngcc_line_fn on_line, void *ctx);
 /* CLOCK_MONOTONIC in seconds */
 double ngcc_now(void);
 /* Runs fn in a child without a pipe and waits: the simple isolated call. */

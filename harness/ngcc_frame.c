@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "ngcc_counter.h"
+#include "ngcc_hang.h"
 #include "ngcc_record.h"
 #include "ngcc_resume.h"
 
@@ -292,6 +293,12 @@ int ngcc_frame_check_build(ngcc_frame *f)
     }
     if (f->lib && access(f->lib, R_OK) != 0) {
         ngcc_frame_set(f, NGCC_LOADFAIL, "%s: %s; run its build test first (ctest -L build)", f->lib, strerror(errno));
+        return 1;
+    }
+    /* the kat test saw the honest flow hang: do not wait out another timeout */
+    char why[1024];
+    if (ngcc_hang_seen(f->record_out, f->spec->label, why, sizeof why)) {
+        ngcc_frame_set(f, NGCC_SKIP, "%s", why);
         return 1;
     }
     return 0;

@@ -24,6 +24,7 @@
 #include "ngcc_canon.h"
 #include "ngcc_child.h"
 #include "ngcc_frame.h"
+#include "ngcc_hang.h"
 #include "ngcc_record.h"
 #include "ngcc_resume.h"
 #include "ngcc_util.h"
@@ -50,6 +51,10 @@ static struct {
     const char *expect_detail; /* --expect-detail: ERE the detail must match */
     int records;
     double budget;
+    double cap;         /* --cap: how long the run may go on for the only reference (0: the timeout) */
+    double deadline;    /* absolute; moved to the cap when the run goes on past the timeout */
+    double need_s;      /* the whole reference's predicted time when it fitted neither */
+    double limit_floor; /* --limit-floor: the least time the rest of a run gets once records were measured */
     /* results (the verdict and its detail are K.f's) */
     record_state rec[NGCC_MAX_RECORDS];
     int loadfail, done;
@@ -90,6 +95,10 @@ static const char usage[] = "usage: ngcc-kat --lib <instance.so> --name <cand>/<
                             "       [--records N] [--timeout S] [--mem-limit-mb M] [--build-record <json>]\n"
                             "       [--write-kat <path>] [--kat-sha256 <hex>] [--expect VERDICT] [--log <path>]\n"
                             "       [--budget S]  (stop at a record boundary when the next record would end past S s)\n"
+                            "       [--cap S]  (with only a manifest line for N records: run on to N past the timeout "
+                            "while they fit S s)\n"
+                            "       [--limit-floor S]  (once records ran, the rest gets 10x their pace, at least S s; "
+                            "default 60)\n"
                             "       [--expect-detail <ERE>]  (the detail of an expected verdict must match it)\n";
 
 static void add_event(int r, const char *text)
@@ -161,13 +170,32 @@ static int budget_extend(int k, double now, double longest)
         if (n > k + 1 && n <= K.records && (want == 0 || n < want))
             want = (int)n;
     }
-    if (want == 0 || now + longest * (want - (k + 1)) > 0.9 * K.f.timeout)
+    if (want == 0)
         return 0;
+    double end = now + longest * (want - (k + 1));
+    if (end > 0.9 * K.f.timeout && end > 0.9 * K.cap) {
+        K.need_s = end;
+        return 0;
+    }
     K.extend_to = want;
+    if (end <= 0.9 * K.f.timeout) {
+        snprintf(K.budget_note, sizeof K.budget_note,
+                 "after record %d (%.1f s) the next would end past the budget %.0f s, but the only reference covers %d "
+                 "records (~%.0f s, inside the %.0f s timeout): ran on to them",
+                 k, now, K.budget, want, end, K.f.timeout);
+        return 1;
+    }
+    /* past the timeout, within the cap: the hard limit moves with the
+     * prediction (a margin for the slowest record, never past the cap) */
+    double limit = 1.25 * end + 10;
+    if (limit > K.cap)
+        limit = K.cap;
+    K.deadline = K.child_t0 + limit;
     snprintf(K.budget_note, sizeof K.budget_note,
              "after record %d (%.1f s) the next would end past the budget %.0f s, but the only reference covers %d "
-             "records (~%.0f s, inside the %.0f s timeout): ran on to them",
-             k, now, K.budget, want, now + longest * (want - (k + 1)), K.f.timeout);
+             "records (~%.0f s at %.1f s per record, past the %.0f s timeout but inside the kat cap of %.0f s, "
+             "NGCC_KAT_CAP_S): ran on to them with the time limit raised to %.0f s",
+             k, now, K.budget, want, end, longest, K.f.timeout, K.cap, limit);
     return 1;
 }
 
@@ -191,7 +219,14 @@ static void budget_after_record(int k)
         return;
     K.stopped = 1;
     K.run_records = k + 1;
-    if (K.extend_to)
+    if (K.extend_to && K.deadline - K.child_t0 > K.f.timeout)
+        snprintf(K.budget_note, sizeof K.budget_note,
+                 "%d records would take ~%.0f s > budget %.0f s: ran the first %d, past the budget because the only "
+                 "reference covers %d records and they fitted the kat cap of %.0f s, NGCC_KAT_CAP_S (%.1f s; the "
+                 "time limit raised from %.0f s to %.0f s)",
+                 K.records, now / (k + 1) * K.records, K.budget, k + 1, K.extend_to, K.cap, now, K.f.timeout,
+                 K.deadline - K.child_t0);
+    else if (K.extend_to)
         snprintf(K.budget_note, sizeof K.budget_note,
                  "%d records would take ~%.0f s > budget %.0f s: ran the first %d, past the budget because the only "
                  "reference covers %d records and they fitted the %.0f s timeout (%.1f s)",
@@ -201,6 +236,28 @@ static void budget_after_record(int k)
                  "%d records would take ~%.0f s > budget %.0f s: ran the first %d (%.1f s; the next record would end "
                  "at ~%.0f s)",
                  K.records, now / (k + 1) * K.records, K.budget, k + 1, now, now + longest);
+}
+
+/* The hard limit follows the measured records: once records have run, the
+ * rest gets KAT_LIMIT_FACTOR times as long as they would take at the longest
+ * record's pace, at least --limit-floor (60 s), never more than the limit set so
+ * far. A record that took 0.1 s does not need 595 s: a hang later in the run
+ * ends after a minute, not after the whole timeout. */
+#define KAT_LIMIT_FACTOR 10.0
+static void limit_after_record(int k)
+{
+    if (K.deadline <= 0 || k + 1 >= K.records)
+        return;
+    double longest = 0;
+    for (int i = 0; i <= k; i++) {
+        double d = K.rec_end[i] - (i ? K.rec_end[i - 1] : 0);
+        if (d > longest)
+            longest = d;
+    }
+    double rest = KAT_LIMIT_FACTOR * longest * (K.records - (k + 1));
+    double limit = ngcc_now() + (rest > K.limit_floor ? rest : K.limit_floor);
+    if (limit < K.deadline)
+        K.deadline = limit;
 }
 
 /* #B <record> <op> | #T <record> <op> <seconds> | #R <record> */
@@ -224,6 +281,7 @@ static void on_timing(const char *line)
     } else if (line[1] == 'R' && sscanf(line + 3, "%ld", &r) == 1 && r >= 0 && r < NGCC_MAX_RECORDS) {
         K.rec[r].complete = 1;
         budget_after_record((int)r);
+        limit_after_record((int)r);
     }
 }
 
@@ -427,18 +485,20 @@ static void run_replay(void)
     }
 
     kat_replay_args args = {K.f.lib, K.records, 0};
-    ngcc_child_opts opts = {K.f.timeout, K.f.mem_mb, K.f.log};
+    /* the child's own limit is the cap: the read deadline below (which the
+     * budget may move up to the cap) decides when it is killed */
+    ngcc_child_opts opts = {K.cap > K.f.timeout ? K.cap : K.f.timeout, K.f.mem_mb, K.f.log};
     int rfd = -1;
     K.cur = -1;
     K.child_t0 = ngcc_now();
-    double deadline = K.f.timeout > 0 ? ngcc_now() + K.f.timeout : 0;
+    K.deadline = K.f.timeout > 0 ? ngcc_now() + K.f.timeout : 0;
     pid_t pid = ngcc_child_start(kat_replay_child, &args, &opts, &rfd);
     if (pid < 0) {
         K.f.verdict = NGCC_ERROR;
         snprintf(K.f.detail, sizeof K.f.detail, "cannot fork: %s", strerror(errno));
         return;
     }
-    int timed_out = ngcc_child_read_lines(rfd, deadline, kat_line, kat_out) == NGCC_LINES_TIMEOUT;
+    int timed_out = ngcc_child_read_lines_moving(rfd, &K.deadline, kat_line, kat_out) == NGCC_LINES_TIMEOUT;
     close(rfd);
     ngcc_child_wait(pid, (timed_out || K.stopped) ? ngcc_now() : 0, &K.child);
     if (timed_out)
@@ -485,17 +545,25 @@ static void judge(void)
     }
     if (K.child.end == NGCC_CHILD_TIMEDOUT) {
         char call[32] = "";
+        double waited = K.deadline - K.child_t0; /* the timeout, or the limit the cap raised it to */
         if (K.cur_op[0]) {
             api_call_name(K.cur_op, call, sizeof call);
             snprintf(d, dl,
                      "no result after %.0f s, in record %d inside %s (running for %.0f s; %d of %d records "
                      "complete); raise the \"timeouts\" {\"kat\": S} override",
-                     K.f.timeout, K.cur_op_rec, call, ngcc_now() - K.cur_op_t0, done_records, K.records);
+                     waited, K.cur_op_rec, call, ngcc_now() - K.cur_op_t0, done_records, K.records);
         } else {
             snprintf(d, dl,
                      "no result after %.0f s, in record %d (%d of %d records complete); raise the "
                      "\"timeouts\" {\"kat\": S} override or reduce \"kat_records\"",
-                     K.f.timeout, K.cur < 0 ? 0 : K.cur, done_records, K.records);
+                     waited, K.cur < 0 ? 0 : K.cur, done_records, K.records);
+        }
+        if (waited + 0.5 < K.f.timeout) {
+            size_t l = strlen(d);
+            snprintf(d + l, dl - l,
+                     " (the limit was cut from the %.0f s timeout to %.0f s: %.0f times the rest of the run at the "
+                     "measured records' pace, at least %.0f s)",
+                     K.f.timeout, waited, KAT_LIMIT_FACTOR, K.limit_floor);
         }
         K.f.verdict = NGCC_TIMEOUT;
         return;
@@ -550,6 +618,13 @@ static void judge(void)
                          "add a ':%d' manifest line (ngcc-manifest --records %d)%s",
                          K.manifest_note, n, R, R, R,
                          K.stopped ? " or raise NGCC_KAT_BUDGET_S" : " or raise \"kat_records\"");
+                if (K.stopped && K.need_s > 0) {
+                    size_t l = strlen(text);
+                    snprintf(text + l, sizeof text - l,
+                             "; all %ld would need ~%.0f s, past the %.0f s timeout and the kat cap of %.0f s: "
+                             "raise NGCC_KAT_CAP_S (or \"timeouts\": {\"kat_cap\": S}) to %.0f s or more",
+                             n, K.need_s, K.f.timeout, K.cap > K.f.timeout ? K.cap : K.f.timeout, K.need_s / 0.9 + 1);
+                }
             } else {
                 snprintf(note, sizeof note, "; not checked: %s", K.manifest_note);
             }
@@ -627,6 +702,32 @@ static void judge(void)
         snprintf(d + l, dl - l, "; extended: %s", K.budget_note);
     }
     K.f.verdict = v;
+}
+
+/* A TIMEOUT inside a call that ran far longer than any earlier call of the
+ * same operation (or that never returned once) is a hang of the honest flow:
+ * the later labels of the instance call it too, so they read the marker
+ * (ngcc_hang.h) and SKIP. A slow run cut by the timeout between calls, or
+ * inside a call as slow as the earlier ones, leaves none. */
+static void remember_hang(void)
+{
+    if (K.f.verdict != NGCC_TIMEOUT || !K.cur_op[0]) {
+        ngcc_hang_clear(K.f.record_out, "kat");
+        return;
+    }
+    int i = op_index(K.cur_op);
+    double longest = 0, running = ngcc_now() - K.cur_op_t0;
+    for (int c = 0; i >= 0 && c < K.op_n[i]; c++)
+        if (K.op_times[i][c] > longest)
+            longest = K.op_times[i][c];
+    if (i >= 0 && K.op_n[i] > 0 && running < 10 * longest) {
+        ngcc_hang_clear(K.f.record_out, "kat");
+        return;
+    }
+    char call[32], test[300];
+    api_call_name(K.cur_op, call, sizeof call);
+    snprintf(test, sizeof test, "kat/%s", K.f.name);
+    ngcc_hang_note(K.f.record_out, "kat", test, call, running, K.f.detail, K.f.lib);
 }
 
 /* The MEMLIMIT rule of ngcc_child.h: a failure that followed an allocation
@@ -743,6 +844,8 @@ static void write_record(void)
     cJSON *bud = cJSON_AddObjectToObject(r, "budget");
     cJSON_AddNumberToObject(bud, "budget_s", K.budget);
     cJSON_AddNumberToObject(bud, "timeout_s", K.f.timeout);
+    cJSON_AddNumberToObject(bud, "cap_s", K.cap);
+    cJSON_AddNumberToObject(bud, "time_limit_s", K.deadline > 0 ? K.deadline - K.child_t0 : 0);
     cJSON_AddNumberToObject(bud, "records_requested", K.records);
     cJSON_AddNumberToObject(bud, "records_run", K.run_records);
     cJSON_AddBoolToObject(bud, "reduced", K.stopped);
@@ -834,6 +937,10 @@ static int own_option(ngcc_frame *f, int c, const char *v)
         return 0;
     case 'B':
         return ngcc_frame_number(f, "budget", v, 0, 1e7, &K.budget);
+    case 'C':
+        return ngcc_frame_number(f, "cap", v, 0, 1e7, &K.cap);
+    case 'F':
+        return ngcc_frame_number(f, "limit-floor", v, 0, 1e7, &K.limit_floor);
     case 'D': {
         regex_t re;
         if (regcomp(&re, v, REG_EXTENDED | REG_NOSUB)) {
@@ -884,12 +991,20 @@ static int written_kat_kept(void)
 
 int main(int argc, char **argv)
 {
-    static const struct option lo[] = {
-        {"ref", 1, 0, 'r'},     {"manifest", 1, 0, 'm'},      {"manifest-key", 1, 0, 'k'},
-        {"records", 1, 0, 'N'}, {"write-kat", 1, 0, 'w'},     {"kat-sha256", 1, 0, 's'},
-        {"budget", 1, 0, 'B'},  {"expect-detail", 1, 0, 'D'}, {0, 0, 0, 0}};
+    static const struct option lo[] = {{"ref", 1, 0, 'r'},
+                                       {"manifest", 1, 0, 'm'},
+                                       {"manifest-key", 1, 0, 'k'},
+                                       {"records", 1, 0, 'N'},
+                                       {"write-kat", 1, 0, 'w'},
+                                       {"kat-sha256", 1, 0, 's'},
+                                       {"budget", 1, 0, 'B'},
+                                       {"expect-detail", 1, 0, 'D'},
+                                       {"cap", 1, 0, 'C'},
+                                       {"limit-floor", 1, 0, 'F'},
+                                       {0, 0, 0, 0}};
     static const ngcc_frame_spec spec = {"kat", "ngcc-kat", usage, lo, own_option, 0, NULL};
     K.records = 10;
+    K.limit_floor = 60;
     int rc = ngcc_frame_parse(&K.f, &spec, argc, argv);
     if (rc)
         return rc;
@@ -909,6 +1024,7 @@ int main(int argc, char **argv)
         if (K.f.verdict != NGCC_ERROR)
             judge();
         apply_memlimit();
+        remember_hang();
     }
     ngcc_child_show_log(K.f.log, 4096);
     write_record();

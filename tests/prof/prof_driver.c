@@ -22,6 +22,7 @@
 #include "ngcc_resume.h"
 #include "ngcc_util.h"
 #include "prof_driver.h"
+#include "prof_plan.h"
 #include "prof_run.h"
 
 prof_state P;
@@ -394,15 +395,29 @@ int main(int argc, char **argv)
         ngcc_frame_free(&P.f);
         return rc;
     }
+    /* sized from the kat test's measured times: fewer runs or records, or SKIP */
+    prof_plan plan = {P.records, P.min_reps, P.max_reps, 0, 0, ""};
     if (!ngcc_frame_check_build(&P.f)) {
-        run_child();
-        if (P.f.verdict != NGCC_ERROR)
-            judge_run();
+        prof_plan_make(&plan, P.record_out, P.op, P.timeout);
+        P.records = plan.records;
+        P.min_reps = plan.min_reps;
+        P.max_reps = plan.max_reps;
+        if (plan.skip) {
+            set_verdict(NGCC_SKIP, "%s", plan.note);
+        } else {
+            run_child();
+            if (P.f.verdict != NGCC_ERROR)
+                judge_run();
+        }
     }
     ngcc_child_show_log(P.log_path, 4096);
     if (P.f.verdict != NGCC_BUILDFAIL && P.f.verdict != NGCC_SKIP)
         scan_objects();
     prof_build_record();
+    cJSON *pl = cJSON_AddObjectToObject(P.out, "plan");
+    cJSON_AddNumberToObject(pl, "predicted_s", plan.predicted_s);
+    cJSON_AddBoolToObject(pl, "reduced", plan.note[0] && !plan.skip && plan.min_reps == 1);
+    cJSON_AddStringToObject(pl, "decision", plan.note[0] ? plan.note : "run as asked: it fits the timeout");
     if (P.f.verdict == NGCC_PASS) {
         judge_counts();
     } else if (P.nrecs > 0) { /* differences still shown, for information */
@@ -411,6 +426,10 @@ int main(int argc, char **argv)
         if (P.expected)
             P.compared = prof_expect_compare(P.expected, cJSON_GetObjectItem(P.out, "gate"), P.op, &P.diff, err,
                                              sizeof err) >= 0;
+    }
+    if (!plan.skip && plan.min_reps == 1 && plan.note[0]) {
+        size_t l = strlen(P.f.detail);
+        snprintf(P.f.detail + l, sizeof P.f.detail - l, "; %s", plan.note);
     }
     prof_finish_record();
     prof_print_figures();

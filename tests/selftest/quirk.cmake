@@ -175,6 +175,27 @@ function(ngcc_add_quirk_selftests)
   set_tests_properties(selftest/quirk-kat PROPERTIES LABELS "selftest;kat" TIMEOUT 180
     FIXTURES_REQUIRED "${qk_fixtures}")
 
+  # selftest/quirk-budget (tests/real/quirk_budget.cmake): run sizes from the
+  # kat test's measured times and the hang marker, on fxq-slow's SLOWMF-128
+  # and the hanging variants (native only: their timings are native)
+  if(NOT CMAKE_CROSSCOMPILING)
+    set(qb_fixtures ngcc.kat.fxq-slow.SLOWMF-128 ngcc.kat.fxq-slow.SLOWMF-128~keygen-hang
+      ngcc.kat.fx-wots.WOTS-128~hang-record ngcc.security.fx-wots.WOTS-128~hang-record
+      ngcc.security.fxq-slow.SLOWMF-128~keygen-hang ngcc.memcheck.fxq-slow.SLOWMF-128~keygen-hang)
+    foreach(op keygen sign verify)
+      list(APPEND qb_fixtures ngcc.prof.fxq-slow.SLOWMF-128.${op} ngcc.prof.fxq-slow.SLOWMF-128~keygen-hang.${op})
+    endforeach()
+    if(TEST "security-asan/fxq-slow/SLOWMF-128~keygen-hang")
+      list(APPEND qb_fixtures ngcc.sanitizer.fxq-slow.SLOWMF-128~keygen-hang)
+    endif()
+    add_test(NAME selftest/quirk-budget COMMAND ${CMAKE_COMMAND}
+      "-DBUILD=${CMAKE_BINARY_DIR}" "-DSRC=${PROJECT_SOURCE_DIR}" "-DKAT=$<TARGET_FILE:ngcc-kat>"
+      "-DPROF=$<TARGET_FILE:ngcc-prof>" "-DWORK=${CMAKE_BINARY_DIR}/selftest/quirk-budget"
+      -P "${real}/quirk_budget.cmake")
+    set_tests_properties(selftest/quirk-budget PROPERTIES LABELS "selftest;kat;prof" TIMEOUT 120
+      FIXTURES_REQUIRED "${qb_fixtures}")
+  endif()
+
   set(quirk_missing "")
   foreach(item IN LISTS NGCC_QUIRK_INSTANCES)
     string(REPLACE "/" ";" parts "${item}")
