@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "ngcc_allocenv.h"
 #include "ngcc_sandbox.h"
 
 /* A child's evidence channel: a memfd the child (and the instance library's
@@ -100,6 +101,7 @@ pid_t ngcc_child_start(int (*fn)(void *, int), void *arg, const ngcc_child_opts 
     char scratch[PATH_MAX], log[PATH_MAX];
     if (ngcc_sandbox_scratch(scratch, sizeof scratch))
         return -1;
+    ngcc_allocenv_warn();
     int auto_log = !opts || !opts->log_path;
     snprintf(log, sizeof log, "%s", auto_log ? scratch : opts->log_path);
     if (auto_log)

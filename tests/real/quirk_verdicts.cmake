@@ -121,6 +121,8 @@ expect(fxq-runtime/MEM-128~new kat.json verdict EQUALS MEMLIMIT)
 expect(fxq-runtime/MEM-128~new kat.json child oom_text EQUALS ON)
 expect(fxq-runtime/MEM-128~new kat.json detail MATCHES "it then looked like CRASH: killed by signal 6")
 expect(fxq-runtime/ESC-128 kat.json verdict EQUALS PASS)
+# allocation-heavy: its keygen's malloc/free churn replays deterministically
+expect(fxq-runtime/ALLOC-128 kat.json verdict EQUALS PASS)
 expect(fxq-runtime/ESC-128 kat.json child sandbox MATCHES "^cwd ${BUILD}/scratch/kat/fxq-runtime/ESC-128 *[^/]")
 if(EXISTS "${BUILD}/scratch/kat/fxq-runtime/ESC-128/ESC-128-probe.txt")
   message("ok   fxq-runtime/ESC-128: its probe file is in its own scratch folder")

@@ -42,7 +42,7 @@ set(NGCC_QUIRK_INSTANCES
   fxq-build/BAD-128 fxq-build/NTT-128 fxq-build/NTT-128~standin fxq-build/NTT-128~missing fxq-build/PKC-128 fxq-build/GNU-128
   fxq-layout/TINS-128 fxq-layout/TINS-128.opt fxq-layout/TINS-128.add
   fxq-runtime/VAR-128 fxq-runtime/VAR-128~capacity fxq-runtime/SLOW-128 fxq-runtime/MEM-128
-  fxq-runtime/MEM-128~new fxq-runtime/ESC-128)
+  fxq-runtime/MEM-128~new fxq-runtime/ESC-128 fxq-runtime/ALLOC-128)
 set(NGCC_NAMES_INSTANCES
   fxq-nested/NST-576 fxq-nested/KTK-128 fxq-names/LAM-128 fxq-names/LAM-192 fxq-names/LAM-256
   fxq-names/STR-128 fxq-names/STR-128~level fxq-names/HDR-128 fxq-names/HDR-128~iccs)

@@ -46,11 +46,44 @@ int ngcc_instance_open(const char *path, ngcc_instance *in, char *err, int errle
     return 0;
 }
 
+/* the replay's stream (KAT text and '#' meta lines) split: the KAT text to
+ * kat, the "#T <record> <op> <seconds>" operation times to times */
+static int split_stream(FILE *stream, const char *kat, const char *times)
+{
+    FILE *k = fopen(kat, "w"), *t = fopen(times, "w");
+    char *line = NULL;
+    size_t cap = 0;
+    int rc = k && t ? 0 : 1;
+    rewind(stream);
+    while (rc == 0 && getline(&line, &cap, stream) >= 0)
+        if (line[0] != '#')
+            fputs(line, k);
+        else if (strncmp(line, "#T ", 3) == 0)
+            fputs(line, t);
+    free(line);
+    if (k && fclose(k))
+        rc = 1;
+    if (t && fclose(t))
+        rc = 1;
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
-    if (argc != 2) {
-        fprintf(stderr, "usage: kat_direct <output KAT file>\n");
+    if (argc != 2 && argc != 3) {
+        fprintf(stderr, "usage: kat_direct <output KAT file> [<operation times file>]\n");
         return 2;
+    }
+    if (argc == 3) {
+        /* with the meta lines, as the kat child writes them (flushed before each call) */
+        FILE *stream = tmpfile();
+        if (!stream) {
+            perror("tmpfile");
+            return 1;
+        }
+        kat_replay_args args = {"(static)", 10, 0};
+        int rc = kat_replay_child(&args, dup(fileno(stream)));
+        return rc ? rc : split_stream(stream, argv[1], argv[2]);
     }
     int fd = open(argv[1], O_WRONLY | O_CREAT | O_TRUNC, 0644);
     if (fd < 0) {
