@@ -46,7 +46,7 @@ set(NGCC_QUIRK_INSTANCES
 set(NGCC_NAMES_INSTANCES
   fxq-nested/NST-576 fxq-nested/KTK-128 fxq-names/LAM-128 fxq-names/LAM-192 fxq-names/LAM-256
   fxq-names/STR-128 fxq-names/STR-128~level fxq-names/HDR-128 fxq-names/HDR-128~iccs)
-set(NGCC_QUIRK_FLAGS_INSTANCES INL-128 INL-128~gnu89 INL-128~linkflags POSIX-128 POSIX-128~nognu C11-128)
+set(NGCC_QUIRK_FLAGS_INSTANCES INL-128 INL-128~gnu89 INL-128~linkflags POSIX-128 POSIX-128~nognu C11-128 C11-128~glibc-clash)
 # the real tests the resume selftest runs (and kills) again: every label that
 # resumes; the NGCC_RESUME_KILL_VICTIM-th is the one killed mid-run (those
 # before it finish, so fx-wots/WOTS-128's build and kat records exist for its
