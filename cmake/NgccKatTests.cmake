@@ -134,8 +134,12 @@ function(ngcc_add_kat_hash_tests n)
     set_tests_properties("${name}" PROPERTIES
       LABELS "${labels}"
       FIXTURES_REQUIRED "ngcc.build.plain.${id}.${key}"
-      FIXTURES_SETUP "ngcc.kat.${id}.${key}"
       TIMEOUT ${file_t} SKIP_RETURN_CODE 77)
+    if(NOT file STREQUAL "2_33")
+      # the later labels wait for the kat records; not for the 1 GiB file,
+      # which a fixture would otherwise pull into a ctest -LE slow run
+      set_tests_properties("${name}" PROPERTIES FIXTURES_SETUP "ngcc.kat.${id}.${key}")
+    endif()
     if(file MATCHES "^(2_33|loop)$")
       # their prediction reads the 2_12/2_23 records of this run
       set_tests_properties("${name}" PROPERTIES DEPENDS "kat/${id}/${key}/2_12;kat/${id}/${key}/2_23")
