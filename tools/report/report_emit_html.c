@@ -22,6 +22,8 @@ static const char *css =
     "td.warn{color:#a16207;font-weight:600}\n"
     "td.bad{color:#b91c1c;font-weight:600}\n"
     "tbody tr:nth-child(even){background:#f8fafc}\n"
+    /* line-height 0: a footnote mark must not push its cell's text (a gap's dash) down */
+    "sup.fn{line-height:0;margin-left:.1em}\n"
     "sup.fn a{text-decoration:none;color:#9a3412;font-weight:600}\n"
     "ol.notes{font-size:.85em;color:#374151}\n"
     "ol.notes li{margin:.2em 0}\n"
