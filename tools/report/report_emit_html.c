@@ -53,7 +53,7 @@ static const char *verdict_class(const char *text)
 {
     static const char *ok[] = {"PASS", "BUILDOK", "RECORDED"}, *warn[] = {"FINDING", "NOKAT", "SKIP", "NOBASELINE"},
                       *bad[] = {"MISMATCH", "REGRESSION", "MALLEABLE", "CRYPTOFAIL", "OVERFLOW", "UNDEFINED", "TIMEOUT",
-                                "CRASH",    "MEMLIMIT",   "LOADFAIL",  "BUILDFAIL",  "ERROR",    "FAIL"};
+                                "CRASH",    "MEMLIMIT",   "LOADFAIL",  "BUILDFAIL",  "ERROR",    "FAIL",      "LEAK"};
     size_t n = text ? strcspn(text, ",") : 0;
     for (size_t i = 0; n && i < sizeof ok / sizeof *ok; i++)
         if (strlen(ok[i]) == n && !strncmp(text, ok[i], n))
