@@ -58,7 +58,7 @@
 #   expect           {label: verdict}   expected verdicts (fixtures, zoo); "<label>@gcc" or
 #                             "<label>@clang" (e.g. "kat@clang") wins when the instance
 #                             libraries are built by that compiler (NGCC_INSTANCE_COMPILER),
-#                             for behaviour that really depends on it (say why in the README)
+#                             for behaviour that really depends on it (say why in docs/platforms.md)
 #   selftest         {name: string}     data of the suite's own selftests (fixtures only:
 #                             hand-count arguments, exact messages, digests), read by
 #                             tests/selftest/<label>.cmake; not inherited by variants

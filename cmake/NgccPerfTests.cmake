@@ -20,7 +20,7 @@ option(NGCC_BENCH "Register the benchmarks of the suite itself (label bench)" OF
 # The default suits an evaluation host. The ci preset sets 0.75: on the shared
 # 2-vCPU VMs of CI the host's speed shifts for seconds to minutes, whatever the
 # VM itself runs, and whole runs' medians were measured up to 1.63 x the
-# median of ten runs (0.5-6% otherwise); see the README.
+# median of ten runs (0.5-6% otherwise); see docs/labels.md.
 set(NGCC_PERF_TOLERANCE 0.05 CACHE STRING
   "Tolerance of the cycle gates: fail when the median exceeds baseline x (1 + tolerance)")
 # Same-run A/B (override "perf": {"reference": ...}): fail when the lower

@@ -17,7 +17,7 @@
 # done); ctest numbers every test (n/N) and names it (label/candidate/instance);
 # each instance gets a one-line summary once its last label is done.
 # Shards: -DSHARD=K/N configures with NGCC_SHARD=K/N (only that part of the
-# instances; see README "Campaigns across machines"); the records of the N
+# instances; see docs/campaigns.md, "Campaigns across machines"); the records of the N
 # shards are joined by ngcc-report --records <shard1> --records <shard2> ...
 # Resuming: an interrupted campaign is rerun with the same command. Builds are
 # incremental and NGCC_RESUME=1 (the default; -DRESUME=OFF redoes everything)

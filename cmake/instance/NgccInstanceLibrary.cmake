@@ -2,7 +2,7 @@
 # shared library exporting only the official API and the ngcc control surface.
 # All inputs are NGCC_* variables from the instance settings file.
 
-# Fixed flag sets, equal to the published campaign's (README.md, "Discovery",
+# Fixed flag sets, equal to the published campaign's (docs/discovery.md,
 # "Flag sets"):
 #   guide            what the campaign tries first
 #   harness-default  its fallback (GNU C, no strict aliasing, wrapping signed

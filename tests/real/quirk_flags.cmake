@@ -15,7 +15,7 @@ foreach(m IN LISTS MISSING)
   fail("fixture instance ${m} was not discovered (fixtures/fxq-flags missing or changed?)")
 endforeach()
 
-# the published sets (README.md, "Discovery", "Flag sets"), exactly
+# the published sets (docs/discovery.md, "Flag sets"), exactly
 set(downgrades "-Wno-error=implicit-function-declaration -Wno-error=incompatible-pointer-types -Wno-error=int-conversion -Wno-error=implicit-int")
 set(guide "-std=c99 -Wpedantic -Wall -Wextra -O2 -fPIC -D_GNU_SOURCE ${downgrades}")
 set(hdefault "-O2 -fPIC -std=gnu11 -Wall -Wno-unused -Wno-unknown-pragmas -fno-strict-aliasing -fwrapv -fno-omit-frame-pointer -D_GNU_SOURCE ${downgrades}")

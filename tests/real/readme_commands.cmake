@@ -1,26 +1,41 @@
 # selftest/readme-tools and selftest/readme-campaign (cmake -P): the commands
-# README.md shows, run as written, on the bundled fixtures. Each command's
-# text is first looked up in README.md, so a README edit that changes a
-# command without changing this script (or the reverse) fails here.
+# README.md and docs/*.md show. Every command the documents show (a code line,
+# or an inline code span, starting with cmake, ctest, tools/, <build>/tools/
+# or .ci/run) must be in the table below, which says how it is checked: run
+# here as written (RUN), run by another named selftest (COVERED), or run by
+# CI's .ci/run (CI, each part between && found in .ci/run). A document showing
+# a command the table does not know, or the table naming a command no document
+# shows, fails selftest/readme-tools; so the documents cannot drift from the code.
 # -D inputs: SRC (source tree), BUILD (build tree), WORK (scratch folder),
-#            PART (tools|campaign)
+#            PART (tools|campaign); DOCS (optional: the documents to scan,
+#            default README.md and docs/*.md; the proof that the scan fails
+#            passes a copy with an unknown command)
 cmake_minimum_required(VERSION 3.25)
-file(READ "${SRC}/README.md" readme)
+if(NOT DEFINED DOCS)
+  file(GLOB DOCS "${SRC}/docs/*.md")
+  list(SORT DOCS)
+  list(PREPEND DOCS "${SRC}/README.md")
+endif()
+set(doctext "")
+foreach(d IN LISTS DOCS)
+  file(READ "${d}" text)
+  string(APPEND doctext "${text}\n")
+endforeach()
 file(REMOVE_RECURSE "${WORK}")
 file(MAKE_DIRECTORY "${WORK}")
 include("${CMAKE_CURRENT_LIST_DIR}/record_expect.cmake") # fail(), ok()
+include("${CMAKE_CURRENT_LIST_DIR}/doc_commands.cmake") # doc_commands(), doc_encode()
 
-# the README must show this command text literally
+# a document must show this command text literally
 function(documented text)
-  string(FIND "${readme}" "${text}" at)
+  string(FIND "${doctext}" "${text}" at)
   if(at LESS 0)
-    fail("README.md no longer shows '${text}': update README.md or tests/real/readme_commands.cmake")
+    fail("README.md and docs/ no longer show '${text}': update them or tests/real/readme_commands.cmake")
   else()
-    message("ok   README shows '${text}'")
+    message("ok   the documents show '${text}'")
   endif()
   set(failures ${failures} PARENT_SCOPE)
 endfunction()
-
 # runs a command; it must exit 0 and its output must match every regex given
 # after EXPECT
 function(run what)
@@ -40,9 +55,126 @@ function(run what)
   set(failures ${failures} PARENT_SCOPE)
 endfunction()
 
+# ---- every command the documents show, and how it is checked ----
+set(known "")
+# known(<text> RUN <part> | COVERED <selftest> | CI)
+function(known text how what)
+  doc_encode("${text}" e)
+  set(known ${known} "${e}|${how}|${what}" PARENT_SCOPE)
+endfunction()
+# run by this script (part campaign: the campaign runs over fixtures/fx-xkem only;
+# tools/install-deps is run by .ci/run)
+known("cmake -P tools/ngcc-campaign.cmake -DSUBMISSIONS=/path/to/tree" RUN campaign)
+known("tools/install-deps && cmake -P tools/ngcc-campaign.cmake" RUN campaign)
+known("cmake -P tools/ngcc-campaign.cmake" RUN campaign)
+known("ctest --test-dir build/campaign -L kat --output-on-failure" RUN campaign)
+known("ctest --test-dir build/campaign -R 'security/fx-xkem/XKEM-128$' --output-on-failure" RUN campaign)
+known("cmake -DSUMMARY_ONLY=ON -DBUILD_DIR=<build> -P tools/ngcc-campaign.cmake" RUN campaign)
+known("ctest --test-dir <build> -L perf && cmake --build <build> --target perf-baseline" RUN campaign)
+known("ctest --test-dir <build> -L icount && cmake --build <build> --target icount-baseline" RUN campaign)
+known("<build>/tools/ngcc-manifest [--update kat.sha256] [--mode nolen] [--records N] <label>/<file>=<path>" RUN tools)
+known("<build>/tools/report/ngcc-report --records <build>/records [--records <other system or shard>/records] --out <dir>"
+  RUN tools)
+known("cmake -DBUILD=<build> -DCAND=fx-wots -DINST=WOTS-192 -P tools/bench/kat-overhead.cmake" RUN tools)
+# run by another selftest (which must exist in this build tree)
+known("cmake -P tools/ngcc-campaign.cmake -DSHARD=K/N" COVERED selftest/shard/ci)
+known("ctest -S tools/ngcc-dashboard.cmake -DNGCC_DASHBOARD_MODEL=Experimental|Nightly|Continuous -DNGCC_DASHBOARD_LABELS=\"kat;security\""
+  COVERED selftest/shard/cdash)
+# run by CI (.ci/run)
+known("tools/install-deps" CI "")
+known("tools/install-deps && cmake --workflow --preset ci" CI "")
+known("cmake --workflow --preset ci" CI "")
+known(".ci/run" CI "")
+known(".ci/run --no-aarch64" CI "")
+known("tools/install-deps --clang --aarch64" CI "")
+known("cmake --preset aarch64 && cmake --build --preset aarch64 && ctest --preset aarch64 -L kat" CI "")
+known("cmake build/ci \"-DNGCC_KATX_EXTRA_DIGESTS=$PWD/build/aarch64/katx\"" CI "")
+known("ctest --test-dir build/ci -L katx -LE '^slow$' -j2 --output-on-failure" CI "")
+
+# fails for every command the documents show that the table does not know,
+# and for every table entry no document shows; checks COVERED and CI entries
+function(check_doc_commands)
+  doc_commands(shown ${DOCS})
+  file(READ "${SRC}/.ci/run" ci)
+  set(seen "")
+  foreach(item IN LISTS shown)
+    string(REGEX REPLACE "^([^|]*)[|].*$" "\\1" doc "${item}")
+    string(REGEX REPLACE "^[^|]*[|]" "" cmd "${item}")
+    set(match "")
+    foreach(k IN LISTS known)
+      string(REGEX REPLACE "[|][^|]*[|][^|]*$" "" ktext "${k}")
+      if(ktext STREQUAL cmd)
+        set(match "${k}")
+        break()
+      endif()
+    endforeach()
+    doc_decode("${cmd}" shown_text)
+    if(match STREQUAL "")
+      fail("${doc} shows the command '${shown_text}', unknown to tests/real/readme_commands.cmake: run it there or name the selftest that runs it")
+    else()
+      list(APPEND seen "${cmd}")
+    endif()
+  endforeach()
+  foreach(k IN LISTS known)
+    string(REPLACE "|" ";" parts "${k}")
+    list(GET parts 0 ktext)
+    list(GET parts 1 how)
+    list(LENGTH parts n)
+    set(what "")
+    if(n GREATER 2)
+      list(GET parts 2 what)
+    endif()
+    doc_decode("${ktext}" text)
+    if(NOT ktext IN_LIST seen)
+      fail("no document shows '${text}' any more: update README.md/docs or tests/real/readme_commands.cmake")
+    elseif(how STREQUAL "COVERED")
+      execute_process(COMMAND ${CMAKE_CTEST_COMMAND} --test-dir "${BUILD}" -N -R "^${what}$" OUTPUT_VARIABLE o ERROR_VARIABLE o)
+      if(NOT o MATCHES "Total Tests: 1")
+        fail("'${text}' is said to be covered by ${what}, which this build tree does not have")
+      else()
+        message("ok   '${text}': run by ${what}")
+      endif()
+    elseif(how STREQUAL "CI")
+      string(REPLACE " && " "\n" steps "${text}")
+      string(REPLACE "\n" ";" steps "${steps}")
+      set(missing "")
+      foreach(s IN LISTS steps)
+        string(REGEX REPLACE "^\\.ci/run ?" "" s "${s}")
+        string(FIND "${ci}" "${s}" at)
+        if(at LESS 0)
+          set(missing "${s}")
+        endif()
+      endforeach()
+      if(missing STREQUAL "")
+        message("ok   '${text}': run by .ci/run")
+      else()
+        fail("'${text}' is said to be run by .ci/run, which does not run '${missing}'")
+      endif()
+    else()
+      message("ok   '${text}': run by selftest/readme-${what}")
+    endif()
+  endforeach()
+  set(failures ${failures} PARENT_SCOPE)
+endfunction()
+
 set(wots "${SRC}/fixtures/fx-wots/API_PKC/Test_Vector/KAT_SIG_WOTS_128.txt")
 
-if(PART STREQUAL "tools")
+if(PART STREQUAL "docs")
+  # the scan alone (the tools part runs it on a bad copy to prove it fails)
+  check_doc_commands()
+elseif(PART STREQUAL "tools")
+  check_doc_commands()
+  # the scan must fail on a document showing a command it does not know
+  file(READ "${SRC}/README.md" text)
+  file(WRITE "${WORK}/unknown/README.md" "${text}\n    ctest --test-dir build/ci -L no-such-label\n")
+  execute_process(COMMAND ${CMAKE_COMMAND} "-DSRC=${SRC}" "-DBUILD=${BUILD}" "-DWORK=${WORK}/unknown/work"
+    "-DDOCS=${WORK}/unknown/README.md" -DPART=docs -P "${CMAKE_CURRENT_LIST_FILE}"
+    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
+  if(rc EQUAL 0 OR NOT out MATCHES "README.md shows the command 'ctest --test-dir build/ci -L no-such-label', unknown")
+    fail("the scan accepted a README showing an unknown command (exit ${rc}): ${out}")
+  else()
+    message("ok   the scan rejects a document showing an unknown command")
+  endif()
   # KAT digests: write, then update with a reduced nolen line
   documented("<build>/tools/ngcc-manifest [--update kat.sha256] [--mode nolen] [--records N] <label>/<file>=<path>")
   file(WRITE "${WORK}/kat.sha256" "")
@@ -77,9 +209,15 @@ elseif(PART STREQUAL "campaign")
   # the campaign command on one small tree, default labels: configure, build,
   # kat, security, memcheck, ct, prof, perf, icount, system record, report, summary
   documented("cmake -P tools/ngcc-campaign.cmake -DSUBMISSIONS=")
-  # (the perf gates get the ci preset's tolerance: this runs beside other tests)
+  # (the perf gates get the ci preset's tolerance: this runs beside other tests;
+  # the baseline files the baseline commands below write stay in WORK, never in
+  # the source tree; one -C initial cache, as run() would split a ;-list)
+  file(WRITE "${WORK}/init.cmake" "set(NGCC_PERF_TOLERANCE 0.75 CACHE STRING \"\")
+set(NGCC_PERF_THRESHOLDS \"${WORK}/thresholds.json\" CACHE FILEPATH \"\")
+set(NGCC_ICOUNT_BASELINE \"${WORK}/icount.json\" CACHE FILEPATH \"\")
+")
   set(campaign ${CMAKE_COMMAND} -DBUILD_DIR=${WORK}/build "-DSUBMISSIONS=${SRC}/fixtures/fx-xkem"
-    -DCONFIGURE_OPTIONS=-DNGCC_PERF_TOLERANCE=0.75 -P "${SRC}/tools/ngcc-campaign.cmake")
+    "-DCONFIGURE_OPTIONS=-C${WORK}/init.cmake" -P "${SRC}/tools/ngcc-campaign.cmake")
   run(campaign COMMAND ${campaign}
     EXPECT "plan: kat [1-9][0-9]*, security [1-9][0-9]*, memcheck [1-9][0-9]*, ct [1-9][0-9]*, prof [1-9][0-9]*, perf [1-9][0-9]*, icount [1-9][0-9]*"
            "ngcc campaign verdicts" "not PASS, unexpected:\n  none\n" "ngcc campaign report: .*index\\.html")
@@ -110,8 +248,35 @@ elseif(PART STREQUAL "campaign")
     endif()
   endforeach()
   message("ok   the rerun kept ${nkept} build and kat records")
+
+  # the campaign tree is an ordinary ctest tree (build/campaign in the documents)
+  set(ctest_campaign ${CMAKE_CTEST_COMMAND} --test-dir ${WORK}/build)
+  run(rerun-label COMMAND ${ctest_campaign} -L kat --output-on-failure EXPECT "tests passed")
+  run(rerun-test COMMAND ${ctest_campaign} -R "security/fx-xkem/XKEM-128$" --output-on-failure
+    EXPECT "security/fx-xkem/XKEM-128 [.]+ +Passed")
+  run(summary-only COMMAND ${CMAKE_COMMAND} -DSUMMARY_ONLY=ON -DBUILD_DIR=${WORK}/build -P "${SRC}/tools/ngcc-campaign.cmake"
+    EXPECT "ngcc campaign verdicts")
+  # baselines from the campaign's records (NGCC_RESUME=1: the timing tests keep
+  # their finished records, as in the campaign), written only into WORK
+  file(STRINGS "${WORK}/build/CMakeCache.txt" into REGEX "^(NGCC_PERF_THRESHOLDS|NGCC_ICOUNT_BASELINE):FILEPATH=${WORK}/")
+  list(LENGTH into ninto)
+  if(NOT ninto EQUAL 2)
+    fail("the campaign tree's baseline files are not in ${WORK} (${into}): not running the baseline commands")
+    message(FATAL_ERROR "${failures} README command check(s) failed")
+  endif()
+  set(resumed ${CMAKE_COMMAND} -E env NGCC_RESUME=1)
+  run(perf-records COMMAND ${resumed} ${ctest_campaign} -L perf)
+  run(perf-baseline COMMAND ${CMAKE_COMMAND} --build ${WORK}/build --target perf-baseline)
+  run(icount-records COMMAND ${resumed} ${ctest_campaign} -L icount)
+  run(icount-baseline COMMAND ${CMAKE_COMMAND} --build ${WORK}/build --target icount-baseline)
+  foreach(f thresholds.json icount.json)
+    file(READ "${WORK}/${f}" json)
+    if(NOT json MATCHES "XKEM-128")
+      fail("the baseline command wrote no XKEM-128 entry to ${WORK}/${f}")
+    endif()
+  endforeach()
 else()
-  message(FATAL_ERROR "readme_commands.cmake: PART must be tools or campaign, got '${PART}'")
+  message(FATAL_ERROR "readme_commands.cmake: PART must be docs, tools or campaign, got '${PART}'")
 endif()
 
 if(failures GREATER 0)

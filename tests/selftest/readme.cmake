@@ -1,6 +1,7 @@
-# selftest/readme-tools, selftest/readme-campaign: the commands README.md
-# shows (manifest writer, report generator, kat-overhead benchmark, the
-# campaign command and its resume) run as written (tests/real/readme_commands.cmake).
+# selftest/readme-tools, selftest/readme-campaign: the commands README.md and
+# docs/ show (manifest writer, report generator, kat-overhead benchmark, the
+# campaign command, its resume, summary and baseline commands) run as written,
+# and every command the documents show known (tests/real/readme_commands.cmake).
 # The campaign test configures and builds a second tree for one small fixture.
 # (Moved here from cmake/NgccReadmeTests.cmake.)
 function(ngcc_add_readme_selftests)

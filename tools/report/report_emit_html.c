@@ -22,6 +22,8 @@ static const char *css =
     "td.warn{color:#a16207;font-weight:600}\n"
     "td.bad{color:#b91c1c;font-weight:600}\n"
     "tbody tr:nth-child(even){background:#f8fafc}\n"
+    /* line-height 0: a footnote mark must not push its cell's text (a gap's dash) down */
+    "sup.fn{line-height:0;margin-left:.1em}\n"
     "sup.fn a{text-decoration:none;color:#9a3412;font-weight:600}\n"
     "ol.notes{font-size:.85em;color:#374151}\n"
     "ol.notes li{margin:.2em 0}\n"
@@ -51,7 +53,7 @@ static const char *verdict_class(const char *text)
 {
     static const char *ok[] = {"PASS", "BUILDOK", "RECORDED"}, *warn[] = {"FINDING", "NOKAT", "SKIP", "NOBASELINE"},
                       *bad[] = {"MISMATCH", "REGRESSION", "MALLEABLE", "CRYPTOFAIL", "OVERFLOW", "UNDEFINED", "TIMEOUT",
-                                "CRASH",    "MEMLIMIT",   "LOADFAIL",  "BUILDFAIL",  "ERROR",    "FAIL"};
+                                "CRASH",    "MEMLIMIT",   "LOADFAIL",  "BUILDFAIL",  "ERROR",    "FAIL",      "LEAK"};
     size_t n = text ? strcspn(text, ",") : 0;
     for (size_t i = 0; n && i < sizeof ok / sizeof *ok; i++)
         if (strlen(ok[i]) == n && !strncmp(text, ok[i], n))

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report_buf.h"
 #include "report_fmt.h"
 #include "report_sections.h"
 
@@ -174,10 +175,18 @@ static void return_codes(rs_ctx *x)
             continue;
         if (!t)
             t = rd_table_new(x->doc, "ll", "Instance", "Verify return codes observed");
-        char *text = cJSON_PrintUnformatted(v);
+        /* {"0": 12, "-1": 2410} read as "0 in 12 calls, -1 in 2410 calls", not as JSON */
+        rb_buf text = {0};
+        const cJSON *code;
+        cJSON_ArrayForEach(code, v)
+        {
+            rb_printf(&text, "%s%s in %.0f call%s", text.len ? ", " : "", code->string ? code->string : "?",
+                      code->valuedouble, code->valuedouble == 1 ? "" : "s");
+        }
+        char *s = rb_take(&text);
         rd_cell_text(t, "%s", x->cand->inst[i].key);
-        rd_cell_text(t, "%s", text ? text : "");
-        free(text);
+        rd_cell_text(t, "%s", s);
+        free(s);
     }
 }
 
