@@ -57,10 +57,12 @@ file(WRITE "${WORK}/kat.xml" "<testsuite>\n<testcase name=\"kat/c1/SIG-1\" class
   "<testcase name=\"build/c1/SIG-1\" classname=\"build\" time=\"2\" status=\"run\">\n</testsuite>\n")
 ngcc_eta_junit("${WORK}/kat.xml" times)
 expect("JUnit times" "${times}" "kat/c1/SIG-1=600300;build/c1/SIG-1=2000000")
-ngcc_eta_machine("${times}" "${records}" eta_machine)
+ngcc_eta_learn(kat "${WORK}/kat.xml" "${records}")
+expect("after kat: measured" "${eta_measured}" TRUE)
 expect("machine factor (%)" "${eta_machine}" 200)
-set(eta_build_c1_SIG_1 2000000)
-set(eta_ran_kat_c1_SIG_1 TRUE)
+expect("SIG-1's plain build (us)" "${eta_build_c1_SIG_1}" 2000000)
+expect("mean plain build (us)" "${eta_build_mean}" 2000000)
+expect("kat/c1/SIG-1 ran" "${eta_ran_kat_c1_SIG_1}" TRUE)
 
 # ---- one test: overhead x 2 + work ----
 foreach(c
@@ -78,6 +80,9 @@ foreach(c
     "build/c1/SIG-1/asan=2600000"
     # a fixture test an earlier label ran (eta_ran_*): up to date, the rerun overhead 300 ms x 2
     "kat/c1/SIG-1=600000"
+    "build/c1/SIG-1=600000"
+    # a plain build kat did not run: the mean of those it measured
+    "build/c1/KEM-1=2000000"
     # security planned to its 600-s budget, + 3 s
     "security/c1/KEM-1=609600000"
     # ct predicted above its 30-s budget: skipped at once, overhead only
