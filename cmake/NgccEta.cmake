@@ -85,7 +85,8 @@ endfunction()
 # The kat record of instance <inst> (candidate/instance) in <records>: sets in
 # the caller eta_ok (TRUE when it has op_seconds), eta_rec (us, one record:
 # sum of the medians), eta_recmax (sum of the maxima), eta_records (records
-# run), eta_op_<name> (median of each op, us).
+# run), eta_op_<name> (median of each op, us). A hash instance (kat-2_12.json):
+# one record is one call, from that file's CPU seconds over its records.
 macro(ngcc_eta_kat_costs records inst)
   set(eta_ok FALSE)
   set(eta_rec 0)
@@ -133,6 +134,22 @@ macro(ngcc_eta_kat_costs records inst)
       endforeach()
     endif()
     set_property(GLOBAL PROPERTY "NGCC_ETA_KAT_${_f}" "${_cached}")
+  elseif(EXISTS "${records}/${inst}/kat-2_12.json")
+    # a hash instance: one record = one CryptHash call of KAT_2_12 (its CPU time over its records)
+    file(READ "${records}/${inst}/kat-2_12.json" _j)
+    string(JSON _cpu ERROR_VARIABLE _e1 GET "${_j}" cpu_seconds)
+    string(JSON _nr ERROR_VARIABLE _e2 GET "${_j}" records_complete)
+    if(NOT _e1 AND NOT _e2 AND _nr MATCHES "^[1-9][0-9]*$")
+      ngcc_eta_us("${_cpu}" _cu)
+      if(NOT _cu STREQUAL "")
+        set(eta_ok TRUE)
+        math(EXPR eta_rec "(${_cu} + ${_nr} - 1) / ${_nr}")
+        math(EXPR eta_recmax "${eta_rec} * 2")
+        set(eta_records ${_nr})
+      endif()
+    endif()
+    set_property(GLOBAL PROPERTY "NGCC_ETA_KAT_${_f}"
+      "eta_ok=${eta_ok};eta_rec=${eta_rec};eta_recmax=${eta_recmax};eta_records=${eta_records}")
   endif()
 endmacro()
 

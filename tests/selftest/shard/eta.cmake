@@ -39,6 +39,7 @@ file(WRITE "${records}/c1/KEM-1/kat.json" [=[{"kind": "kat", "records_run": 2, "
   "keygen": {"max": 1, "median": 1, "n": 2}, "enc": {"max": 2, "median": 1.5, "n": 2},
   "dec": {"max": 1, "median": 1, "n": 2}}}]=])
 file(MAKE_DIRECTORY "${records}/c1/NOKAT")
+file(WRITE "${records}/c1/HASH-1/kat-2_12.json" [=[{"kind": "kat", "records_complete": 4097, "cpu_seconds": 0.031}]=])
 file(WRITE "${WORK}/build/CMakeCache.txt" "NGCC_SECURITY_SCALE_S:STRING=3\nNGCC_PERF_BUDGET_S:STRING=2\n")
 ngcc_eta_settings("${WORK}/build")
 expect("settings: security scale" "${cfg_NGCC_SECURITY_SCALE_S}" 3)
@@ -51,6 +52,8 @@ expect("SIG-1 one record (us, medians)" "${eta_rec}" 30030)
 expect("SIG-1 one record (us, maxima)" "${eta_recmax}" 50050)
 expect("SIG-1 records" "${eta_records}" 10)
 expect("SIG-1 sign median" "${eta_op_sign}" 20000)
+ngcc_eta_kat_costs("${records}" c1/HASH-1)
+expect("HASH-1: one call (us, rounded up)" "${eta_ok} ${eta_rec} ${eta_recmax} ${eta_records}" "TRUE 8 16 4097")
 
 # ---- machine factor from kat's JUnit: 0.6003 s = 10 records x 30030 us + 300 ms, twice the 150 ms overhead ----
 file(WRITE "${WORK}/kat.xml" "<testsuite>\n<testcase name=\"kat/c1/SIG-1\" classname=\"kat\" time=\"0.6003\" status=\"run\">\n"
