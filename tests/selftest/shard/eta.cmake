@@ -36,7 +36,7 @@ file(WRITE "${records}/c1/SIG-1/kat.json" [=[{"kind": "kat", "records_run": 10, 
   "keygen": {"max": 0.02, "median": 0.01, "n": 10}, "sign": {"max": 0.03, "median": 0.02, "n": 10},
   "verify": {"max": 5e-05, "median": 3e-05, "n": 10}}}]=])
 file(WRITE "${records}/c1/KEM-1/kat.json" [=[{"kind": "kat", "records_run": 2, "op_seconds": {
-  "keygen": {"max": 1, "median": 1, "n": 2}, "enc": {"max": 2, "median": 1.5, "n": 2},
+  "keygen": {"max": 1, "median": 1, "n": 2}, "enc": {"max": 40, "median": 1.5, "n": 2},
   "dec": {"max": 1, "median": 1, "n": 2}}}]=])
 file(MAKE_DIRECTORY "${records}/c1/NOKAT")
 file(WRITE "${records}/c1/HASH-1/kat-2_12.json" [=[{"kind": "kat", "records_complete": 4097, "cpu_seconds": 0.031}]=])
@@ -52,6 +52,8 @@ expect("SIG-1 one record (us, medians)" "${eta_rec}" 30030)
 expect("SIG-1 one record (us, maxima)" "${eta_recmax}" 50050)
 expect("SIG-1 records" "${eta_records}" 10)
 expect("SIG-1 sign median" "${eta_op_sign}" 20000)
+ngcc_eta_kat_costs("${records}" c1/KEM-1)
+expect("KEM-1 one record (us, medians, maxima)" "${eta_rec} ${eta_recmax}" "3500000 42000000")
 ngcc_eta_kat_costs("${records}" c1/HASH-1)
 expect("HASH-1: one call (us, rounded up)" "${eta_ok} ${eta_rec} ${eta_recmax} ${eta_records}" "TRUE 8 16 4097")
 
@@ -69,26 +71,28 @@ expect("kat/c1/SIG-1 ran" "${eta_ran_kat_c1_SIG_1}" TRUE)
 
 # ---- one test: overhead x 2 + work ----
 foreach(c
-    # 3300 ms x 2 + 200 records x 50050 us + 3 s of honest scale
-    "security/c1/SIG-1=19610000"
-    # 3000 ms x 2 + 200 x 50050 x 3 (ASan) + 1 s
-    "security-asan/c1/SIG-1=37030000"
+    # 700 ms x 2 + 20 records x 50050 us (maxima) + 3 s of honest scale
+    "security/c1/SIG-1=5401000"
+    # 2200 ms x 2 + 20 x 50050 x 2 (ASan) + 1 s
+    "security-asan/c1/SIG-1=7402000"
+    # a hash instance: no honest flows; 700 ms x 2 + 20 x 16 us
+    "security/c1/HASH-1=1400320"
     # 1500 ms x 2 + 3 records x 30030 x 50 (valgrind)
     "memcheck/c1/SIG-1=7504500"
     # 500 ms x 2 + max(21 trials x 20000, 2 s budget) + 0.2 s warm-up
     "perf/c1/SIG-1/sign=3200000"
     # 2000 ms x 2 + 30030 x 60 x 2 records
     "ct/c1/SIG-1=7603600"
-    # the plain build measured by kat (2 s) x 2
-    "build/c1/SIG-1/asan=4000000"
+    # the plain build measured by kat (2 s) x 1.6
+    "build/c1/SIG-1/asan=3200000"
     # a fixture test an earlier label ran (eta_ran_*): up to date, the rerun overhead 300 ms x 2
     "kat/c1/SIG-1=600000"
     # an up-to-date build: 1050 ms x 2
     "build/c1/SIG-1=2100000"
-    # a plain build kat did not run: the mean of those it measured
-    "build/c1/KEM-1=2000000"
-    # security planned to its 600-s budget, + 3 s
-    "security/c1/KEM-1=609600000"
+    # a plain build kat did not run: the mean of those it measured x 1.6
+    "build/c1/KEM-1=3200000"
+    # 20 x 42 s planned down to the 600-s budget, + 3 s + 1.4 s
+    "security/c1/KEM-1=604400000"
     # ct predicted above its 30-s budget: skipped at once, overhead only
     "ct/c1/KEM-1=4000000"
     # perf: 21 trials of a 1.5-s enc exceed the 2-s budget
@@ -108,7 +112,7 @@ expect("memcheck label at -j1 (s): 10.5045 rounded" "${s}" 11)
 file(READ "${WORK}/eta-memcheck.txt" listing)
 expect("per-test predictions" "${listing}" "memcheck/c1/SIG-1 7504500\nmemcheck/c1/NOKAT 3000000\n")
 ngcc_eta_label_s("${records}" "security/c1/SIG-1;memcheck/c1/NOKAT" 2 s)
-expect("security label at -j2: its longest test (s)" "${s}" 20)
+expect("security label at -j2: its longest test (s)" "${s}" 5)
 
 # ---- measured/predicted ----
 foreach(c "1288;82;15.71" "9;12;0.75" "10;0;-" "100;100;1.00" "1;20;0.05")
