@@ -305,7 +305,10 @@ endif()
 include("${src}/cmake/NgccEta.cmake")
 ngcc_eta_settings("${BUILD_DIR}")
 set(eta_measured FALSE) # TRUE once kat has run: the model uses its op times
-set(eta_machine 100)
+set(eta_machine 100) # -DNGCC_ETA_MACHINE_PCT=P: per-test overheads P% of the calibrated ones
+if(NGCC_ETA_MACHINE_PCT MATCHES "^[1-9][0-9]*$")
+  set(eta_machine ${NGCC_ETA_MACHINE_PCT})
+endif()
 # the tests a label runs (ctest -N lists the fixtures it pulls in: builds, kat)
 function(eta_collect label listing)
   string(REGEX MATCHALL "Test +#[0-9]+: [^ \n]+" hits "${listing}")
