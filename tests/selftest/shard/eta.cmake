@@ -59,14 +59,14 @@ expect("HASH-1: one call (us, rounded up)" "${eta_ok} ${eta_rec} ${eta_recmax} $
 
 # ---- what kat's JUnit teaches; overheads at twice the calibrated ones (NGCC_ETA_MACHINE_PCT=200) ----
 file(WRITE "${WORK}/kat.xml" "<testsuite>\n<testcase name=\"kat/c1/SIG-1\" classname=\"kat\" time=\"0.6003\" status=\"run\">\n"
-  "<testcase name=\"build/c1/SIG-1\" classname=\"build\" time=\"2\" status=\"run\">\n</testsuite>\n")
+  "<testcase name=\"build/c1/SIG-1\" classname=\"build\" time=\"20\" status=\"run\">\n</testsuite>\n")
 ngcc_eta_junit("${WORK}/kat.xml" times)
-expect("JUnit times" "${times}" "kat/c1/SIG-1=600300;build/c1/SIG-1=2000000")
+expect("JUnit times" "${times}" "kat/c1/SIG-1=600300;build/c1/SIG-1=20000000")
 ngcc_eta_learn(kat "${WORK}/kat.xml" "${records}")
 expect("after kat: measured" "${eta_measured}" TRUE)
 set(eta_machine 200)
-expect("SIG-1's plain build (us)" "${eta_build_c1_SIG_1}" 2000000)
-expect("mean plain build (us)" "${eta_build_mean}" 2000000)
+expect("SIG-1's plain build (us)" "${eta_build_c1_SIG_1}" 20000000)
+expect("mean plain build (us)" "${eta_build_mean}" 20000000)
 expect("kat/c1/SIG-1 ran" "${eta_ran_kat_c1_SIG_1}" TRUE)
 
 # ---- one test: overhead x 2 + work ----
@@ -83,14 +83,14 @@ foreach(c
     "perf/c1/SIG-1/sign=3200000"
     # 5500 ms x 2 + 30030 x 60 x 2 records
     "ct/c1/SIG-1=14603600"
-    # the plain build measured by kat (2 s) x 1.6
-    "build/c1/SIG-1/asan=3200000"
+    # the plain build measured by kat (20 s) x 1.6
+    "build/c1/SIG-1/asan=32000000"
     # a fixture test an earlier label ran (eta_ran_*): a reused record, 150 ms x 2
     "kat/c1/SIG-1=300000"
     # an up-to-date build: 2800 ms x 2
     "build/c1/SIG-1=5600000"
     # a plain build kat did not run: the mean of those it measured x 1.6
-    "build/c1/KEM-1=3200000"
+    "build/c1/KEM-1=32000000"
     # 20 x 42 s planned down to the 600-s budget, + 3 s + 4 s
     "security/c1/KEM-1=607000000"
     # ct predicted above its 30-s budget: skipped at once, overhead only
@@ -105,6 +105,12 @@ foreach(c
   ngcc_eta_test_us("${records}" "${t}" got)
   expect("predicted us of ${t}" "${got}" "${want}")
 endforeach()
+
+# a build folder built before: kat's builds (mean 2 s) took less than 1.5 up-to-date builds (1.5 x 5.6 s): no x 1.6
+set(eta_build_mean 2000000)
+ngcc_eta_test_us("${records}" "build/c1/KEM-1/asan" got)
+expect("a variant in a folder built before" "${got}" 2000000)
+set(eta_build_mean 20000000)
 
 # ---- a label: the sum over -j, at least the longest test; the per-test file ----
 ngcc_eta_label_s("${records}" "memcheck/c1/SIG-1;memcheck/c1/NOKAT" 1 s "${WORK}/eta-memcheck.txt")
