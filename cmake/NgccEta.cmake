@@ -24,14 +24,14 @@ set(NGCC_ETA_OVERHEAD_MS_security 2000)
 set(NGCC_ETA_OVERHEAD_MS_security-asan 6500)
 set(NGCC_ETA_OVERHEAD_MS_build 2000)
 set(NGCC_ETA_OVERHEAD_MS_build-variant 2500)
-set(NGCC_ETA_OVERHEAD_MS_rerun 150) # a fixture test an earlier label ran: a reused record
-set(NGCC_ETA_OVERHEAD_MS_rerun-build 2800) # an up-to-date build: cmake and ninja start, the checks
+set(NGCC_ETA_OVERHEAD_MS_rerun 100) # a fixture test an earlier label ran: a reused record
+set(NGCC_ETA_OVERHEAD_MS_rerun-build 2500) # an up-to-date build: cmake and ninja start, the checks
 set(NGCC_ETA_OVERHEAD_MS_memcheck 5000)
-set(NGCC_ETA_OVERHEAD_MS_ct 5500)
+set(NGCC_ETA_OVERHEAD_MS_ct 4000)
 set(NGCC_ETA_OVERHEAD_MS_perf 500)
 set(NGCC_ETA_OVERHEAD_MS_mem 900)
-set(NGCC_ETA_OVERHEAD_MS_sizes 200)
-set(NGCC_ETA_OVERHEAD_MS_prof 350)
+set(NGCC_ETA_OVERHEAD_MS_sizes 500)
+set(NGCC_ETA_OVERHEAD_MS_prof 700)
 set(NGCC_ETA_OVERHEAD_MS_icount 2500)
 set(NGCC_ETA_OVERHEAD_MS_other 300)
 # work of each kind, in KAT records (or calls of the timed op) and slowdowns
@@ -39,11 +39,14 @@ set(NGCC_ETA_SECURITY_RECORDS 20) # flips, malformed inputs, keys, determinism: 
 set(NGCC_ETA_ASAN_SLOWDOWN 2)
 set(NGCC_ETA_MEMCHECK_RECORDS 1)
 set(NGCC_ETA_MEMCHECK_SLOWDOWN 20)
-set(NGCC_ETA_CT_RECORDS 2)
+set(NGCC_ETA_CT_PCT 10) # of one record under the slowdown (it runs a few calls of each op)
 set(NGCC_ETA_MEM_RECORDS 10)
+set(NGCC_ETA_PROF_SLOWDOWN 3) # the instrumented prof build
 set(NGCC_ETA_ICOUNT_RECORDS 2)
-set(NGCC_ETA_ICOUNT_SLOWDOWN 10)
-set(NGCC_ETA_BUILD_VARIANT_PER_PLAIN_PCT 160) # an ASan, ct, prof, -O3, clang build, or a plain one kat did not run, vs the mean plain build kat measured
+set(NGCC_ETA_ICOUNT_SLOWDOWN 30)
+set(NGCC_ETA_BUILD_VARIANT_PER_PLAIN_PCT 160) # an ASan, -O3, clang build, or a plain one kat did not run, vs the mean plain build kat measured
+set(NGCC_ETA_BUILD_PCT_ct 80)
+set(NGCC_ETA_BUILD_PCT_prof 130)
 
 # "0.0123", "3e-05", "12" (seconds) -> microseconds, rounded ("" when not a
 # number); CMake JSON gives 5e-05 as 4.9999999999999996e-05
@@ -219,13 +222,17 @@ function(ngcc_eta_work kind op out)
     if(cfg_NGCC_CT_BUDGET GREATER 0 AND w GREATER cfg_NGCC_CT_BUDGET_US)
       set(w 0) # predicted too slow: the test stops at once (SKIP)
     else()
-      math(EXPR w "${w} * ${NGCC_ETA_CT_RECORDS}")
+      math(EXPR w "${w} * ${NGCC_ETA_CT_PCT} / 100")
     endif()
   elseif(kind STREQUAL "perf")
-    # warm-up, then trials of at least one call each, until the budget is spent
-    math(EXPR w "${cfg_NGCC_PERF_TRIALS} * ${one}")
-    if(w LESS cfg_NGCC_PERF_BUDGET_US)
+    # warm-up, then trials of 1..NGCC_PERF_ITER_MAX calls each, sized to the budget
+    math(EXPR w "${cfg_NGCC_PERF_TRIALS} * ${cfg_NGCC_PERF_ITER_MAX} * ${one}")
+    if(w GREATER cfg_NGCC_PERF_BUDGET_US)
       set(w ${cfg_NGCC_PERF_BUDGET_US})
+    endif()
+    math(EXPR least "${cfg_NGCC_PERF_TRIALS} * ${one}")
+    if(w LESS least)
+      set(w ${least})
     endif()
     math(EXPR w "${w} + ${cfg_NGCC_PERF_WARMUP_US}")
   elseif(kind STREQUAL "mem")
@@ -241,6 +248,7 @@ function(ngcc_eta_work kind op out)
         set(w ${most})
       endif()
     endif()
+    math(EXPR w "${w} * ${NGCC_ETA_PROF_SLOWDOWN}")
   elseif(kind STREQUAL "icount")
     math(EXPR w "${NGCC_ETA_ICOUNT_RECORDS} * ${one} * ${NGCC_ETA_ICOUNT_SLOWDOWN}")
   endif()
@@ -251,7 +259,7 @@ endfunction()
 macro(ngcc_eta_settings build)
   foreach(_v NGCC_SECURITY_BUDGET=600 NGCC_SECURITY_SCALE_S=3 NGCC_SANITIZER_SCALE_S=1 NGCC_CT_SLOWDOWN=60
       NGCC_CT_BUDGET=30 NGCC_PERF_TRIALS=21 NGCC_PERF_BUDGET_S=2 NGCC_PERF_WARMUP_S=0.2 NGCC_PROF_TIME_BUDGET=3
-      NGCC_PROF_MAX_REPS=9)
+      NGCC_PROF_MAX_REPS=9 NGCC_PERF_ITER_MAX=1000)
     string(REGEX MATCH "^[^=]+" _name "${_v}")
     string(REGEX REPLACE "^[^=]+=" "" _val "${_v}")
     set(_line "")
@@ -264,7 +272,7 @@ macro(ngcc_eta_settings build)
     set(cfg_${_name} "${_val}")
   endforeach()
   foreach(_v NGCC_SECURITY_BUDGET NGCC_SECURITY_SCALE_S NGCC_SANITIZER_SCALE_S NGCC_CT_SLOWDOWN NGCC_CT_BUDGET
-      NGCC_PROF_TIME_BUDGET NGCC_PROF_MAX_REPS NGCC_PERF_TRIALS)
+      NGCC_PROF_TIME_BUDGET NGCC_PROF_MAX_REPS NGCC_PERF_TRIALS NGCC_PERF_ITER_MAX)
     string(REGEX REPLACE "\\..*" "" cfg_${_v} "${cfg_${_v}}") # whole units
   endforeach()
   math(EXPR cfg_NGCC_CT_BUDGET_US "${cfg_NGCC_CT_BUDGET} * 1000000")
@@ -310,6 +318,11 @@ function(ngcc_eta_test_us records test out)
     string(MAKE_C_IDENTIFIER "${inst}" iv)
     set(plain "")
     set(pct ${NGCC_ETA_BUILD_VARIANT_PER_PLAIN_PCT})
+    if(kind STREQUAL "build-variant" AND test MATCHES "/([^/]+)$")
+      if(DEFINED NGCC_ETA_BUILD_PCT_${CMAKE_MATCH_1}) # ${} is expanded before MATCHES sets it: a second if
+        set(pct ${NGCC_ETA_BUILD_PCT_${CMAKE_MATCH_1}})
+      endif()
+    endif()
     if(DEFINED eta_build_${iv})
       set(plain ${eta_build_${iv}})
     elseif(DEFINED eta_build_mean)

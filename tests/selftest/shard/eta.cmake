@@ -81,20 +81,22 @@ foreach(c
     "memcheck/c1/SIG-1=10600600"
     # 500 ms x 2 + max(21 trials x 20000, 2 s budget) + 0.2 s warm-up
     "perf/c1/SIG-1/sign=3200000"
-    # 5500 ms x 2 + 30030 x 60 x 2 records
-    "ct/c1/SIG-1=14603600"
+    # 4000 ms x 2 + 10% of one record (30030 us) x 60 (memcheck with origins)
+    "ct/c1/SIG-1=8180180"
     # the plain build measured by kat (20 s) x 1.6
     "build/c1/SIG-1/asan=32000000"
-    # a fixture test an earlier label ran (eta_ran_*): a reused record, 150 ms x 2
-    "kat/c1/SIG-1=300000"
-    # an up-to-date build: 2800 ms x 2
-    "build/c1/SIG-1=5600000"
+    # a fixture test an earlier label ran (eta_ran_*): a reused record, 100 ms x 2
+    "kat/c1/SIG-1=200000"
+    # an up-to-date build: 2500 ms x 2
+    "build/c1/SIG-1=5000000"
+    # the ct build: 80% of the plain one
+    "build/c1/SIG-1/ct=16000000"
     # a plain build kat did not run: the mean of those it measured x 1.6
     "build/c1/KEM-1=32000000"
     # 20 x 42 s planned down to the 600-s budget, + 3 s + 4 s
     "security/c1/KEM-1=607000000"
     # ct predicted above its 30-s budget: skipped at once, overhead only
-    "ct/c1/KEM-1=11000000"
+    "ct/c1/KEM-1=8000000"
     # perf: 21 trials of a 1.5-s enc exceed the 2-s budget
     "perf/c1/KEM-1/enc=32700000"
     # no kat record: the overhead only
@@ -106,7 +108,7 @@ foreach(c
   expect("predicted us of ${t}" "${got}" "${want}")
 endforeach()
 
-# a build folder built before: kat's builds (mean 2 s) took less than 1.5 up-to-date builds (1.5 x 5.6 s): no x 1.6
+# a build folder built before: kat's builds (mean 2 s) took less than 1.5 up-to-date builds (1.5 x 5 s): no x 1.6
 set(eta_build_mean 2000000)
 ngcc_eta_test_us("${records}" "build/c1/KEM-1/asan" got)
 expect("a variant in a folder built before" "${got}" 2000000)
