@@ -41,7 +41,7 @@ expect(${mf} kat.json detail MATCHES
 foreach(op keygen sign verify)
   expect(${mf} prof-${op}.json verdict EQUALS SKIP)
   expect(${mf} prof-${op}.json detail MATCHES
-    "^not run: one run of record 0 up to ${op} would take ~[0-9]+ s [(]the kat test measured keygen [0-9.e-]+ s.* per call, x3 for the plain and the instrumented library[)], above 50% of the 7 s timeout. raise the \"timeouts\" [{]\"prof\": S[}] override to [0-9]+ s or more$")
+    "^not run: one run of record 0 up to ${op} would take ~[0-9]+ s [(]the kat test measured keygen [0-9.e-]+ s.* per call, x3 for the plain and the instrumented library[)], above 50% of the 1 s timeout. raise the \"timeouts\" [{]\"prof\": S[}] override to [0-9]+ s or more$")
   expect(${mf} prof-${op}.json plan predicted_s MATCHES "^[0-9]")
 endforeach()
 
@@ -107,7 +107,7 @@ execute_process(COMMAND "${PROF}" --lib "${inst}/libngcc_prof.so" --plain-lib "$
   --name fxq-slow/SLOWMF-128 --record-out "${WORK}/prof/prof-keygen.json" --timeout 40
   WORKING_DIRECTORY "${WORK}" RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 string(REGEX MATCH "ngcc: verdict prof[^\n]*" line "${out}")
-set(want "RECORDED: .*. reduced: 10 records x 2 runs would take ~300 s [(]the kat test measured keygen 5 s per call, x3 for the plain and the instrumented library[)], above 50% of the 40 s timeout: ran 1 record, one run each [(]the counts were not seen to repeat[)]. raise the \"timeouts\" [{]\"prof\": S[}] override to 601 s for the full run$")
+set(want "RECORDED: .*. reduced: 10 records x 2 runs would take ~300 s [(]the kat test measured keygen 5 s per call, x3 for the plain and the instrumented library[)], above 50% of the 40 s timeout: ran 1 record, one run each [(]the counts were not seen to repeat[)]. raise the \"timeouts\" [{]\"prof\": S[}] override to 605 s for the full run$")
 if(rc EQUAL 0 AND line MATCHES "${want}")
   ok("prof_reduced: ${line}")
 else()
