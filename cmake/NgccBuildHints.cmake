@@ -83,6 +83,23 @@ function(_ngcc_enclosing_condition file line out name)
   endforeach()
 endfunction()
 
+# where the flag sets' build logs (${ROOT}/${VARIANT}-<set>.log) say f was
+# declared before its static definition ("file:line", or ""): gcc's note names
+# f (in ASCII or UTF-8 quotes), clang's says "is here"
+function(_ngcc_previous_declaration fn out)
+  set(prev "")
+  file(GLOB logs "${ROOT}/${VARIANT}-*.log")
+  foreach(l IN LISTS logs)
+    file(STRINGS "${l}" note REGEX "note: previous (declaration|implicit declaration) (of (‘|')${fn}(’|')|is here)"
+      LIMIT_COUNT 1 ENCODING UTF-8)
+    if(note MATCHES "^([^:]+:[0-9]+):")
+      set(prev "${CMAKE_MATCH_1}")
+      break()
+    endif()
+  endforeach()
+  set(${out} "${prev}" PARENT_SCOPE)
+endfunction()
+
 # 0. "static declaration of 'f' follows non-static declaration": the note
 # naming the earlier declaration is read from the flag sets' build logs
 # (${ROOT}/${VARIANT}-<set>.log). Earlier in a system header: glibc declares f
@@ -94,15 +111,7 @@ function(_ngcc_hint_static_clash err out)
   if(err MATCHES "^([^:]+:[0-9]+):[0-9]+: error: static declaration of (‘|')([A-Za-z_0-9]+)(’|') follows non-static")
     set(def "${CMAKE_MATCH_1}")
     set(fn "${CMAKE_MATCH_3}")
-    set(prev "")
-    file(GLOB logs "${ROOT}/${VARIANT}-*.log")
-    foreach(l IN LISTS logs)
-      file(STRINGS "${l}" note REGEX "note: previous (declaration|implicit declaration) (of (‘|')${fn}(’|')|is here)" LIMIT_COUNT 1 ENCODING UTF-8)
-      if(note MATCHES "^([^:]+:[0-9]+):")
-        set(prev "${CMAKE_MATCH_1}")
-        break()
-      endif()
-    endforeach()
+    _ngcc_previous_declaration(${fn} prev)
     if(prev MATCHES "^/usr/")
       set(hint "glibc declares ${fn} (${prev}) because the published flag sets define _GNU_SOURCE; the \
 candidate's own static ${fn} (${def}) clashes with it: build without the macro with \
@@ -130,15 +139,7 @@ function(ngcc_glibc_clash_retry err out)
     return()
   endif()
   set(fn "${CMAKE_MATCH_2}")
-  set(prev "")
-  file(GLOB logs "${ROOT}/${VARIANT}-*.log")
-  foreach(l IN LISTS logs)
-    file(STRINGS "${l}" note REGEX "note: previous (declaration|implicit declaration) (of (‘|')${fn}(’|')|is here)" LIMIT_COUNT 1 ENCODING UTF-8)
-    if(note MATCHES "^([^:]+:[0-9]+):")
-      set(prev "${CMAKE_MATCH_1}")
-      break()
-    endif()
-  endforeach()
+  _ngcc_previous_declaration(${fn} prev)
   if(NOT prev MATCHES "^/usr/")
     return()
   endif()
