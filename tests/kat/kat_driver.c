@@ -199,18 +199,25 @@ static int budget_extend(int k, double now, double longest)
     return 1;
 }
 
-static void budget_after_record(int k)
+/* the longest of records 0..k, from their end times */
+static double longest_record(int k)
 {
-    double now = ngcc_now() - K.child_t0;
-    K.rec_end[k] = now;
-    if (K.budget <= 0 || k + 1 >= K.records)
-        return;
     double longest = 0;
     for (int i = 0; i <= k; i++) {
         double d = K.rec_end[i] - (i ? K.rec_end[i - 1] : 0);
         if (d > longest)
             longest = d;
     }
+    return longest;
+}
+
+static void budget_after_record(int k)
+{
+    double now = ngcc_now() - K.child_t0;
+    K.rec_end[k] = now;
+    if (K.budget <= 0 || k + 1 >= K.records)
+        return;
+    double longest = longest_record(k);
     if (now + longest <= K.budget)
         return;
     if (K.extend_to > k + 1)
@@ -248,12 +255,7 @@ static void limit_after_record(int k)
 {
     if (K.deadline <= 0 || k + 1 >= K.records)
         return;
-    double longest = 0;
-    for (int i = 0; i <= k; i++) {
-        double d = K.rec_end[i] - (i ? K.rec_end[i - 1] : 0);
-        if (d > longest)
-            longest = d;
-    }
+    double longest = longest_record(k);
     double rest = KAT_LIMIT_FACTOR * longest * (K.records - (k + 1));
     double limit = ngcc_now() + (rest > K.limit_floor ? rest : K.limit_floor);
     if (limit < K.deadline)
