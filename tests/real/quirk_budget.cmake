@@ -15,6 +15,7 @@
 #     hang after fast records ends at the limit the records set (10x their
 #     pace, at least --limit-floor), not at the timeout; a prof run whose
 #     kat times leave room for one record gets one record, one run, said so
+#   - the report index shows keygen-hang's kat TIMEOUT and the SKIP naming it
 # A fixture that is missing (not discovered, not built, no record) FAILS.
 # -D inputs: BUILD, SRC, KAT (ngcc-kat), PROF (ngcc-prof), WORK
 cmake_minimum_required(VERSION 3.25)
@@ -121,6 +122,22 @@ if(n EQUAL 1 AND runs EQUAL 1 AND red)
   ok("prof_reduced: 1 record complete, 1 run, plan.reduced")
 else()
   fail("prof_reduced: records_complete ${n}, min_runs ${runs}, plan.reduced ${red}")
+endif()
+
+# ---- 7. the report: the hang is the kat TIMEOUT, the later labels SKIP naming it ----
+file(MAKE_DIRECTORY "${WORK}/report-records")
+file(COPY "${BUILD}/records/fxq-slow" DESTINATION "${WORK}/report-records")
+execute_process(COMMAND "${BUILD}/tools/report/ngcc-report" --records "${WORK}/report-records" --out "${WORK}/report"
+  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE out)
+set(index "")
+if(EXISTS "${WORK}/report/index.md")
+  file(READ "${WORK}/report/index.md" index)
+endif()
+if(rc EQUAL 0 AND index MATCHES "SLOWMF-128.~keygen-hang[^\n]*TIMEOUT[^\n]*SKIP"
+   AND index MATCHES "keygen-hang/security.json: SKIP[^\n]*not run: kat/fxq-slow/SLOWMF-128.~keygen-hang hung in sig._keygen")
+  ok("report: the index shows keygen-hang's kat TIMEOUT and the security SKIP naming the hang")
+else()
+  fail("report: rc ${rc}; the index (${WORK}/report/index.md) lacks keygen-hang's TIMEOUT and the SKIP naming it: ${out}")
 endif()
 
 if(failures GREATER 0)
