@@ -9,8 +9,10 @@
 #             after pass 3 would print) -> MISMATCH at record 0, where the
 #             replay prints Pass4_Stb_Len
 # -D inputs: KAT (driver), CC, LIB, INSTDIR (the instance's source folder),
-#   ICCS (the suite's iccs folder), REF (the committed KAT file), WORK
+#   ICCS (the suite's iccs folder), REF (the committed KAT file), WORK,
+#   EMULATOR (optional, comma-separated: a cross tree's emulator command)
 cmake_minimum_required(VERSION 3.25)
+string(REPLACE "," ";" emulator "${EMULATOR}")
 file(REMOVE_RECURSE "${WORK}")
 file(MAKE_DIRECTORY "${WORK}")
 set(failures 0)
@@ -22,7 +24,7 @@ function(fail what)
 endfunction()
 
 function(run_kat scenario expect regex)
-  execute_process(COMMAND "${KAT}" --lib "${LIB}" --name "selftest/${scenario}"
+  execute_process(COMMAND ${emulator} "${KAT}" --lib "${LIB}" --name "selftest/${scenario}"
     --record-out "${WORK}/${scenario}.json" --expect ${expect} ${ARGN}
     RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
   string(REGEX MATCH "ngcc: verdict kat[^\n]*" line "${out}")
@@ -41,7 +43,7 @@ execute_process(COMMAND "${CC}" -std=c99 -O1 -I "${INSTDIR}" -I "${ICCS}/include
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "cannot build the package's KAT_KEX.c: ${err}")
 endif()
-execute_process(COMMAND "${WORK}/kat_kex" WORKING_DIRECTORY "${WORK}" RESULT_VARIABLE rc)
+execute_process(COMMAND ${emulator} "${WORK}/kat_kex" WORKING_DIRECTORY "${WORK}" RESULT_VARIABLE rc)
 set(pkg "${WORK}/output/KAT_KEX_FXKEX4_128.txt")
 if(NOT rc EQUAL 0 OR NOT EXISTS "${pkg}")
   message(FATAL_ERROR "the package's KAT_KEX.c returned ${rc}")

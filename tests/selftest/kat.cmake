@@ -47,8 +47,10 @@ function(ngcc_add_kat_selftests)
       ngcc_iget(${n} ${f} ${f})
     endforeach()
     get_filename_component(instdir "${api}" DIRECTORY)
+    # a cross tree's driver and package program run under its emulator
+    string(REPLACE ";" "," emu "${CMAKE_CROSSCOMPILING_EMULATOR}")
     add_test(NAME "selftest/kat/kex4-package-driver" COMMAND ${CMAKE_COMMAND}
-      "-DKAT=$<TARGET_FILE:ngcc-kat>" "-DCC=${CMAKE_C_COMPILER}" "-DLIB=${root}/libngcc_plain.so"
+      "-DKAT=$<TARGET_FILE:ngcc-kat>" "-DEMULATOR=${emu}" "-DCC=${CMAKE_C_COMPILER}" "-DLIB=${root}/libngcc_plain.so"
       "-DINSTDIR=${instdir}" "-DICCS=${PROJECT_SOURCE_DIR}/iccs" "-DREF=${katfile}"
       "-DWORK=${CMAKE_BINARY_DIR}/selftest/kat-kex4"
       -P ${PROJECT_SOURCE_DIR}/tests/kat/kat_kex4_selftest.cmake)
