@@ -13,11 +13,7 @@
 
 static void marker_path(const char *record_out, char *out, size_t len)
 {
-    const char *slash = strrchr(record_out, '/');
-    if (slash)
-        snprintf(out, len, "%.*s/hung.json", (int)(slash - record_out), record_out);
-    else
-        snprintf(out, len, "hung.json");
+    ngcc_record_sibling(record_out, "hung.json", out, len);
 }
 
 void ngcc_hang_note(const char *record_out, const char *label, const char *test, const char *call, double seconds,

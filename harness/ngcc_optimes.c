@@ -12,9 +12,7 @@
 int ngcc_optimes_load(const char *record_out, ngcc_optimes *t)
 {
     memset(t, 0, sizeof *t);
-    const char *slash = record_out ? strrchr(record_out, '/') : NULL;
-    int dirlen = slash ? (int)(slash - record_out) : 1;
-    snprintf(t->path, sizeof t->path, "%.*s/kat.json", dirlen, slash ? record_out : ".");
+    ngcc_record_sibling(record_out, "kat.json", t->path, sizeof t->path);
     if (access(t->path, R_OK) != 0)
         return -1; /* the kat test has not run (or not for this instance) */
     cJSON *r = ngcc_record_load(t->path);

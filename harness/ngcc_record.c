@@ -56,3 +56,12 @@ cJSON *ngcc_record_load(const char *path)
     free(text);
     return j;
 }
+
+void ngcc_record_sibling(const char *record_out, const char *name, char *out, size_t len)
+{
+    const char *slash = record_out ? strrchr(record_out, '/') : NULL;
+    if (slash)
+        snprintf(out, len, "%.*s/%s", (int)(slash - record_out), record_out, name);
+    else
+        snprintf(out, len, "./%s", name);
+}

@@ -12,5 +12,8 @@ cJSON *ngcc_record_new(const char *kind, const char *name);
 int ngcc_record_write(cJSON *rec, const char *path);
 /* parses a JSON file; NULL (message naming the file on stderr) on error */
 cJSON *ngcc_record_load(const char *path);
+/* out = "<folder of record_out>/<name>" (record_out NULL or without a folder:
+ * "./<name>"): another record of the same instance */
+void ngcc_record_sibling(const char *record_out, const char *name, char *out, size_t len);
 
 #endif
