@@ -11,29 +11,35 @@
 # (op_seconds medians and maxima; one "record" = one keygen+sign+verify,
 # enc/dec, KEX flow or CryptHash call) and builds take what kat measured them
 # to take. A label's wall time is the sum of its tests over its -j.
-# The overheads are absolute: calibrated on campaigns over fx-wots, fx-xkem,
-# fx-kex and fx-hash on a shared 2-core machine at -j2. machine (percent,
-# NGCC_ETA_MACHINE_PCT of the campaign, default 100) scales them for another
-# machine; kat's own overhead is no guide (it runs beside the builds).
+# The overheads were calibrated on an idle 2-core machine at -j2 (campaigns
+# over fx-xkem and fx-kex). machine (percent) scales them to the machine and
+# load of this campaign: tools/ngcc-eta-probe times a test's fixed costs
+# (process start, libcrypto, a file and its SHA-256) before each label, and
+# machine = probe / NGCC_ETA_PROBE_REF_US, the probe on the calibration
+# machine (NGCC_ETA_MACHINE_PCT of the campaign overrides it). kat's own
+# overhead is no guide: it runs beside the builds. A test that will reuse
+# its finished record (NGCC_RESUME=1, see ngcc_eta_resumed) costs only its
+# start.
 #
 # Times are integer microseconds (CMake's math is integer).
 
-# fixed cost of one test of each kind (ms), a 2-core machine shared at -j2
+# fixed cost of one test of each kind (ms) on the calibration machine (idle, 2 cores, -j2; perf -j1)
 set(NGCC_ETA_OVERHEAD_MS_kat 150)
-set(NGCC_ETA_OVERHEAD_MS_security 2000)
-set(NGCC_ETA_OVERHEAD_MS_security-asan 6500)
-set(NGCC_ETA_OVERHEAD_MS_build 2000)
-set(NGCC_ETA_OVERHEAD_MS_build-variant 2500)
-set(NGCC_ETA_OVERHEAD_MS_rerun 100) # a fixture test an earlier label ran: a reused record
-set(NGCC_ETA_OVERHEAD_MS_rerun-build 2500) # an up-to-date build: cmake and ninja start, the checks
-set(NGCC_ETA_OVERHEAD_MS_memcheck 5000)
-set(NGCC_ETA_OVERHEAD_MS_ct 4000)
-set(NGCC_ETA_OVERHEAD_MS_perf 500)
-set(NGCC_ETA_OVERHEAD_MS_mem 900)
-set(NGCC_ETA_OVERHEAD_MS_sizes 500)
-set(NGCC_ETA_OVERHEAD_MS_prof 700)
-set(NGCC_ETA_OVERHEAD_MS_icount 2500)
-set(NGCC_ETA_OVERHEAD_MS_other 300)
+set(NGCC_ETA_OVERHEAD_MS_security 400)
+set(NGCC_ETA_OVERHEAD_MS_security-asan 1100)
+set(NGCC_ETA_OVERHEAD_MS_build 1300)
+set(NGCC_ETA_OVERHEAD_MS_build-variant 1400)
+set(NGCC_ETA_OVERHEAD_MS_rerun 20) # a fixture test an earlier label ran: a reused record
+set(NGCC_ETA_OVERHEAD_MS_rerun-build 400) # an up-to-date build: cmake and ninja start, the checks
+set(NGCC_ETA_OVERHEAD_MS_resumed 100) # a test that prints the verdict of its record from an earlier run
+set(NGCC_ETA_OVERHEAD_MS_memcheck 1700)
+set(NGCC_ETA_OVERHEAD_MS_ct 1750)
+set(NGCC_ETA_OVERHEAD_MS_perf 150)
+set(NGCC_ETA_OVERHEAD_MS_mem 250)
+set(NGCC_ETA_OVERHEAD_MS_sizes 30)
+set(NGCC_ETA_OVERHEAD_MS_prof 110)
+set(NGCC_ETA_OVERHEAD_MS_icount 600)
+set(NGCC_ETA_OVERHEAD_MS_other 100)
 # work of each kind, in KAT records (or calls of the timed op) and slowdowns
 set(NGCC_ETA_SECURITY_RECORDS 20) # flips, malformed inputs, keys, determinism: ~20 slowest records' worth of calls
 set(NGCC_ETA_ASAN_SLOWDOWN 2)
@@ -44,9 +50,41 @@ set(NGCC_ETA_MEM_RECORDS 10)
 set(NGCC_ETA_PROF_SLOWDOWN 3) # the instrumented prof build
 set(NGCC_ETA_ICOUNT_RECORDS 2)
 set(NGCC_ETA_ICOUNT_SLOWDOWN 30)
-set(NGCC_ETA_BUILD_VARIANT_PER_PLAIN_PCT 160) # an ASan, -O3, clang build, or a plain one kat did not run, vs the mean plain build kat measured
-set(NGCC_ETA_BUILD_PCT_ct 80)
-set(NGCC_ETA_BUILD_PCT_prof 130)
+set(NGCC_ETA_BUILD_VARIANT_PER_PLAIN_PCT 140) # an ASan, -O3, clang build, or a plain one kat did not run, vs the mean plain build kat measured
+set(NGCC_ETA_BUILD_PCT_ct 90)
+set(NGCC_ETA_BUILD_PCT_prof 110)
+
+# The probe (tools/ngcc-eta-probe) on the idle calibration machine at -j2, us
+set(NGCC_ETA_PROBE_REF_US 180000)
+
+# machine (percent) now: tools/ngcc-eta-probe at -j<jobs> over the calibration
+# probe, within 25..2000 %; sets out to "" and note to the reason when the
+# probe cannot run (the caller keeps its factor)
+function(ngcc_eta_probe build jobs out note)
+  set(pct "")
+  set(why "")
+  set(exe "${build}/tools/ngcc-eta-probe")
+  if(NOT EXISTS "${exe}")
+    set(why "no ${exe} (build the tree first)")
+  else()
+    execute_process(COMMAND "${exe}" --jobs ${jobs} OUTPUT_VARIABLE o ERROR_VARIABLE e RESULT_VARIABLE rc
+      TIMEOUT 120)
+    if(rc EQUAL 0 AND o MATCHES "probe_us ([0-9]+)")
+      math(EXPR pct "${CMAKE_MATCH_1} * 100 / ${NGCC_ETA_PROBE_REF_US}")
+      if(pct LESS 25)
+        set(pct 25)
+      elseif(pct GREATER 2000)
+        set(pct 2000)
+      endif()
+      set(why "probe ${CMAKE_MATCH_1} us at -j${jobs}, calibrated ${NGCC_ETA_PROBE_REF_US} us")
+    else()
+      string(STRIP "${e}" e)
+      set(why "ngcc-eta-probe failed (${rc}): ${e}")
+    endif()
+  endif()
+  set(${out} "${pct}" PARENT_SCOPE)
+  set(${note} "${why}" PARENT_SCOPE)
+endfunction()
 
 # "0.0123", "3e-05", "12" (seconds) -> microseconds, rounded ("" when not a
 # number); CMake JSON gives 5e-05 as 4.9999999999999996e-05
@@ -98,7 +136,22 @@ macro(ngcc_eta_kat_costs records inst)
   set(eta_recmax 0)
   set(eta_records 0)
   set(eta_hash FALSE)
-  set(_f "${records}/${inst}/kat.json")
+  set(eta_hash_bits 0)
+  set(eta_hash_us 0)
+  get_cmake_property(_stale VARIABLES) # no op time of an instance asked before
+  list(FILTER _stale INCLUDE REGEX "^eta_op_")
+  foreach(_v IN LISTS _stale)
+    unset(${_v})
+  endforeach()
+  # a variant kat does not run (<inst>~<name>): the op times of the instance it varies
+  set(_inst "${inst}")
+  if(NOT EXISTS "${records}/${inst}/kat.json" AND NOT EXISTS "${records}/${inst}/kat-2_12.json"
+     AND "${inst}" MATCHES "^([^/]+/[^/~]+)~")
+    if(EXISTS "${records}/${CMAKE_MATCH_1}/kat.json" OR EXISTS "${records}/${CMAKE_MATCH_1}/kat-2_12.json")
+      set(_inst "${CMAKE_MATCH_1}")
+    endif()
+  endif()
+  set(_f "${records}/${_inst}/kat.json")
   get_property(_cached GLOBAL PROPERTY "NGCC_ETA_KAT_${_f}") # a label asks once per test: read each record once
   if(_cached)
     foreach(_kv IN LISTS _cached)
@@ -140,9 +193,9 @@ macro(ngcc_eta_kat_costs records inst)
       endforeach()
     endif()
     set_property(GLOBAL PROPERTY "NGCC_ETA_KAT_${_f}" "${_cached}")
-  elseif(EXISTS "${records}/${inst}/kat-2_12.json")
+  elseif(EXISTS "${records}/${_inst}/kat-2_12.json")
     # a hash instance: one record = one CryptHash call of KAT_2_12 (its CPU time over its records)
-    file(READ "${records}/${inst}/kat-2_12.json" _j)
+    file(READ "${records}/${_inst}/kat-2_12.json" _j)
     string(JSON _cpu ERROR_VARIABLE _e1 GET "${_j}" cpu_seconds)
     string(JSON _nr ERROR_VARIABLE _e2 GET "${_j}" records_complete)
     if(NOT _e1 AND NOT _e2 AND _nr MATCHES "^[1-9][0-9]*$")
@@ -155,16 +208,34 @@ macro(ngcc_eta_kat_costs records inst)
         set(eta_records ${_nr})
       endif()
     endif()
-    set_property(GLOBAL PROPERTY "NGCC_ETA_KAT_${_f}"
-      "eta_ok=${eta_ok};eta_rec=${eta_rec};eta_recmax=${eta_recmax};eta_records=${eta_records};eta_hash=${eta_hash}")
-  elseif(EXISTS "${records}/${inst}/build-plain.json")
+    # its hashing speed, for the tests that hash a given length (perf, mem, icount: op hash-<bytes>)
+    string(JSON _bits ERROR_VARIABLE _e1 GET "${_j}" hashing bits)
+    string(JSON _hs ERROR_VARIABLE _e2 GET "${_j}" hashing hash_seconds)
+    if(NOT _e1 AND NOT _e2 AND _bits MATCHES "^[1-9][0-9]*$")
+      ngcc_eta_us("${_hs}" _hu)
+      if(_hu MATCHES "^[0-9]+$")
+        set(eta_hash_bits ${_bits})
+        set(eta_hash_us ${_hu})
+      endif()
+    endif()
+    set_property(GLOBAL PROPERTY "NGCC_ETA_KAT_${_f}" "eta_ok=${eta_ok};eta_rec=${eta_rec};eta_recmax=${eta_recmax};\
+eta_records=${eta_records};eta_hash=${eta_hash};eta_hash_bits=${eta_hash_bits};eta_hash_us=${eta_hash_us}")
+  elseif(EXISTS "${records}/${_inst}/build-plain.json")
     # no KAT run (a variant without kat): no op times; its type still says whether honest flows run
-    file(READ "${records}/${inst}/build-plain.json" _j)
+    file(READ "${records}/${_inst}/build-plain.json" _j)
     string(JSON _type ERROR_VARIABLE _e GET "${_j}" meta type)
     if(NOT _e AND _type STREQUAL "HASH")
       set(eta_hash TRUE)
     endif()
     set_property(GLOBAL PROPERTY "NGCC_ETA_KAT_${_f}" "eta_ok=FALSE;eta_hash=${eta_hash}")
+  else()
+    # nothing of its own yet (built later, or a candidate-wide test such as hash-widths): a hash
+    # candidate's other instances say it
+    string(REGEX REPLACE "/.*" "" _cand "${_inst}")
+    file(GLOB _hashrec "${records}/${_cand}/*/kat-2_12.json")
+    if(_hashrec)
+      set(eta_hash TRUE)
+    endif()
   endif()
 endmacro()
 
@@ -195,6 +266,8 @@ function(ngcc_eta_work kind op out)
   set(one ${eta_rec})
   if(DEFINED eta_op_${op})
     set(one ${eta_op_${op}})
+  elseif(op MATCHES "^hash-([0-9]+)$" AND eta_hash_bits GREATER 0) # one call on that many bytes, at kat's speed
+    math(EXPR one "${CMAKE_MATCH_1} * 8 * ${eta_hash_us} / ${eta_hash_bits} + 1")
   endif()
   math(EXPR budget "${cfg_NGCC_SECURITY_BUDGET} * 1000000")
   if(kind STREQUAL "kat")
@@ -301,8 +374,46 @@ function(ngcc_eta_junit xml out)
 endfunction()
 
 
+# The record a test of this kind writes (its file name beside kat.json), "" for
+# the kinds without one of their own (builds, fixtures)
+function(ngcc_eta_record_name kind op out)
+  set(n "")
+  if(kind MATCHES "^(security|memcheck|ct|sizes)$")
+    set(n "${kind}.json")
+  elseif(kind STREQUAL "security-asan")
+    set(n "sanitizer.json")
+  elseif(kind MATCHES "^(perf|mem|prof|icount)$" AND NOT op STREQUAL "")
+    set(n "${kind}-${op}.json")
+  endif()
+  set(${out} "${n}" PARENT_SCOPE)
+endfunction()
+
+# TRUE in out when the test will reuse its record rather than run: the
+# campaign resumes (eta_resume_since: the epoch second this campaign started,
+# set only with NGCC_RESUME=1), the record is there from before that second,
+# and so are the instance's plain build record and kat record where they
+# exist (a rebuilt library rewrites them, and then every record of the
+# instance has stale inputs)
+function(ngcc_eta_resumed records inst kind op out)
+  set(r FALSE)
+  ngcc_eta_record_name("${kind}" "${op}" name)
+  if(eta_resume_since AND NOT name STREQUAL "" AND EXISTS "${records}/${inst}/${name}")
+    set(r TRUE)
+    foreach(f "${name}" build-plain.json kat.json)
+      if(EXISTS "${records}/${inst}/${f}")
+        file(TIMESTAMP "${records}/${inst}/${f}" t "%s" UTC)
+        if(NOT t LESS eta_resume_since)
+          set(r FALSE)
+        endif()
+      endif()
+    endforeach()
+  endif()
+  set(${out} ${r} PARENT_SCOPE)
+endfunction()
+
 # Predicted us of one test (name) of instance <inst>, after kat:
-# needs cfg_* (ngcc_eta_settings), eta_machine (percent), eta_build_<inst> (us
+# needs cfg_* (ngcc_eta_settings), eta_machine (percent), eta_resume_since
+# (ngcc_eta_resumed), eta_build_<inst> (us
 # of its measured plain build, or unset), eta_ran_<test> (TRUE: ran in an earlier label)
 function(ngcc_eta_test_us records test out)
   ngcc_eta_kind("${test}" kind)
@@ -311,6 +422,12 @@ function(ngcc_eta_test_us records test out)
   if(test MATCHES "^[^/]+/([^/]+/[^/]+)(/([^/]+))?$")
     set(inst "${CMAKE_MATCH_1}")
     set(op "${CMAKE_MATCH_3}")
+  endif()
+  if(NOT inst STREQUAL "" AND NOT kind MATCHES "^(build|rerun)")
+    ngcc_eta_resumed("${records}" "${inst}" ${kind} "${op}" resumed)
+    if(resumed)
+      set(kind resumed)
+    endif()
   endif()
   math(EXPR us "${NGCC_ETA_OVERHEAD_MS_${kind}} * 1000 * ${eta_machine} / 100")
   if(kind MATCHES "^build")
@@ -339,7 +456,7 @@ function(ngcc_eta_test_us records test out)
     if(NOT plain STREQUAL "")
       math(EXPR us "${plain} * ${pct} / 100")
     endif()
-  elseif(kind MATCHES "^rerun")
+  elseif(kind MATCHES "^(rerun|resumed)")
     # overhead only
   elseif(NOT inst STREQUAL "")
     ngcc_eta_kat_costs("${records}" "${inst}") # without op times the work is only what a budget fixes

@@ -7,6 +7,15 @@
 #   (-DMODE=table -DFILE=<times.txt> -DLABELS=<a;b>: only the table, for the failing cases)
 cmake_minimum_required(VERSION 3.25)
 include("${SRC}/cmake/NgccEta.cmake")
+# the arithmetic below is checked with these overheads (ms), whatever the calibration holds
+foreach(kv kat=150 security=2000 security-asan=6500 rerun=100 rerun-build=2500 memcheck=5000 ct=4000 perf=500
+    other=300 resumed=100 icount=2500 mem=900)
+  string(REGEX MATCH "^[^=]+" k "${kv}")
+  string(REGEX REPLACE "^[^=]+=" "" v "${kv}")
+  set(NGCC_ETA_OVERHEAD_MS_${k} ${v})
+endforeach()
+set(NGCC_ETA_BUILD_VARIANT_PER_PLAIN_PCT 160)
+set(NGCC_ETA_BUILD_PCT_ct 80)
 
 if(MODE STREQUAL "table")
   ngcc_eta_times_table("${FILE}" "${LABELS}" t)
@@ -39,7 +48,9 @@ file(WRITE "${records}/c1/KEM-1/kat.json" [=[{"kind": "kat", "records_run": 2, "
   "keygen": {"max": 1, "median": 1, "n": 2}, "enc": {"max": 40, "median": 1.5, "n": 2},
   "dec": {"max": 1, "median": 1, "n": 2}}}]=])
 file(MAKE_DIRECTORY "${records}/c1/NOKAT")
-file(WRITE "${records}/c1/HASH-1/kat-2_12.json" [=[{"kind": "kat", "records_complete": 4097, "cpu_seconds": 0.031}]=])
+file(WRITE "${records}/c1/HASH-1/kat-2_12.json" [=[{"kind": "kat", "records_complete": 4097, "cpu_seconds": 0.031,
+  "hashing": {"calls": 4097, "bits": 8390656, "hash_seconds": 0.006428}}]=])
+file(WRITE "${records}/c3/H/kat-2_12.json" [=[{"kind": "kat", "records_complete": 1, "cpu_seconds": 0.001}]=])
 file(WRITE "${WORK}/build/CMakeCache.txt" "NGCC_SECURITY_SCALE_S:STRING=3\nNGCC_PERF_BUDGET_S:STRING=2\n")
 ngcc_eta_settings("${WORK}/build")
 expect("settings: security scale" "${cfg_NGCC_SECURITY_SCALE_S}" 3)
@@ -101,12 +112,75 @@ foreach(c
     "perf/c1/KEM-1/enc=32700000"
     # no kat record: the overhead only
     "memcheck/c1/NOKAT=10000000"
-    "system/info=600000")
+    "system/info=600000"
+    # a variant kat did not run: the op times of the instance it varies, 2500 ms x 2 + 2 x 20000 us x 30
+    "icount/c1/SIG-1~var/sign=6200000"
+    # a hash length: 1 MiB at kat's speed (8390656 bits in 6428 us) is 6427 us a call; 900 ms x 2 + 10 calls
+    "mem/c1/HASH-1/hash-1048576=1864270"
+    # a candidate-wide test of a hash candidate: no honest flows, 2000 ms x 2
+    "security/c3/hash-widths=4000000")
   string(REGEX MATCH "^[^=]+" t "${c}")
   string(REGEX REPLACE "^[^=]+=" "" want "${c}")
   ngcc_eta_test_us("${records}" "${t}" got)
   expect("predicted us of ${t}" "${got}" "${want}")
 endforeach()
+
+# ---- a resumed campaign: a record from before it is reused (overhead only), unless kat.json is newer ----
+string(TIMESTAMP now "%s" UTC)
+math(EXPR since "${now} + 100")
+file(WRITE "${records}/c1/SIG-1/security.json" "{}")
+file(WRITE "${records}/c1/SIG-1/memcheck.json" "{}")
+file(WRITE "${records}/c1/SIG-1/perf-sign.json" "{}")
+file(WRITE "${records}/c1/NOKAT/memcheck.json" "{}")
+file(WRITE "${records}/c1/NOKAT/build-plain.json" "{}")
+set(eta_resume_since ${since})
+foreach(c "security/c1/SIG-1=200000" "memcheck/c1/SIG-1=200000" "perf/c1/SIG-1/sign=200000"
+    "perf/c1/SIG-1/keygen=3200000" # no record of its own: runs
+    "security-asan/c1/SIG-1=16002000" # its record (sanitizer.json) is missing: runs
+    "memcheck/c1/NOKAT=200000") # a variant without kat: its plain build record is the anchor
+  string(REGEX MATCH "^[^=]+" t "${c}")
+  string(REGEX REPLACE "^[^=]+=" "" want "${c}")
+  ngcc_eta_test_us("${records}" "${t}" got)
+  expect("resumed campaign: predicted us of ${t}" "${got}" "${want}")
+endforeach()
+math(EXPR later "${since} + 100")
+execute_process(COMMAND touch -d "@${later}" "${records}/c1/SIG-1/kat.json" RESULT_VARIABLE rc)
+expect("touch -d (rc)" "${rc}" 0)
+ngcc_eta_test_us("${records}" "security/c1/SIG-1" got)
+expect("kat.json rewritten by this campaign (a rebuilt library): security runs" "${got}" 8001000)
+execute_process(COMMAND touch -d "@${later}" "${records}/c1/NOKAT/build-plain.json")
+ngcc_eta_test_us("${records}" "memcheck/c1/NOKAT" got)
+expect("a variant rebuilt by this campaign: memcheck runs" "${got}" 10000000)
+set(eta_resume_since "")
+ngcc_eta_test_us("${records}" "memcheck/c1/SIG-1" got)
+expect("not resuming (RESUME=OFF): memcheck runs" "${got}" 10600600)
+file(REMOVE "${records}/c1/SIG-1/security.json" "${records}/c1/SIG-1/memcheck.json" "${records}/c1/SIG-1/perf-sign.json"
+  "${records}/c1/NOKAT/memcheck.json" "${records}/c1/NOKAT/build-plain.json")
+
+# ---- the machine factor: ngcc-eta-probe over the calibration probe; no probe or a failing one: "" and why ----
+ngcc_eta_probe("${WORK}/no-build" 2 pct why)
+expect("no probe built: factor" "${pct}" "")
+if(NOT why MATCHES "no .*/no-build/tools/ngcc-eta-probe \\(build the tree first\\)")
+  string(APPEND failures "  no probe: note '${why}'\n")
+endif()
+file(WRITE "${WORK}/bad-build/tools/ngcc-eta-probe" "#!/bin/sh\necho 'cannot write /tmp' >&2\nexit 3\n")
+file(CHMOD "${WORK}/bad-build/tools/ngcc-eta-probe" PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE)
+ngcc_eta_probe("${WORK}/bad-build" 2 pct why)
+expect("a failing probe: factor" "${pct}" "")
+expect("a failing probe: note" "${why}" "ngcc-eta-probe failed (3): cannot write /tmp")
+file(WRITE "${WORK}/fixed-build/tools/ngcc-eta-probe" "#!/bin/sh\necho probe_us $((${NGCC_ETA_PROBE_REF_US} * 3 / 2))\n")
+file(CHMOD "${WORK}/fixed-build/tools/ngcc-eta-probe" PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE)
+ngcc_eta_probe("${WORK}/fixed-build" 2 pct why)
+expect("a probe 1.5 x the calibration one: factor (%)" "${pct}" 150)
+file(WRITE "${WORK}/fixed-build/tools/ngcc-eta-probe" "#!/bin/sh\necho probe_us 1\n")
+ngcc_eta_probe("${WORK}/fixed-build" 2 pct why)
+expect("a probe far below the calibration: factor clamped (%)" "${pct}" 25)
+file(MAKE_DIRECTORY "${WORK}/real-build/tools")
+file(COPY "${PROBE}" DESTINATION "${WORK}/real-build/tools")
+ngcc_eta_probe("${WORK}/real-build" 2 pct why)
+if(NOT pct MATCHES "^[0-9]+$" OR pct LESS 25 OR pct GREATER 2000 OR NOT why MATCHES "^probe [0-9]+ us at -j2")
+  string(APPEND failures "  the real probe: factor '${pct}', note '${why}'\n")
+endif()
 
 # a build folder built before: kat's builds (mean 2 s) took less than 1.5 up-to-date builds (1.5 x 5 s): no x 1.6
 set(eta_build_mean 2000000)
