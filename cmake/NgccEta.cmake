@@ -30,8 +30,8 @@ set(NGCC_ETA_OVERHEAD_MS_security-asan 1100)
 set(NGCC_ETA_OVERHEAD_MS_build 1300)
 set(NGCC_ETA_OVERHEAD_MS_build-variant 1400)
 set(NGCC_ETA_OVERHEAD_MS_rerun 20) # a fixture test an earlier label ran: a reused record
-set(NGCC_ETA_OVERHEAD_MS_rerun-build 400) # an up-to-date build: cmake and ninja start, the checks
-set(NGCC_ETA_OVERHEAD_MS_resumed 100) # a test that prints the verdict of its record from an earlier run
+set(NGCC_ETA_OVERHEAD_MS_rerun-build 300) # an up-to-date build: cmake and ninja start, the checks
+set(NGCC_ETA_OVERHEAD_MS_resumed 15) # a test that prints the verdict of its record from an earlier run
 set(NGCC_ETA_OVERHEAD_MS_memcheck 1700)
 set(NGCC_ETA_OVERHEAD_MS_ct 1750)
 set(NGCC_ETA_OVERHEAD_MS_perf 150)
