@@ -220,7 +220,10 @@ set(NGCC_ICOUNT_BASELINE \"${WORK}/icount.json\" CACHE FILEPATH \"\")
     "-DCONFIGURE_OPTIONS=-C${WORK}/init.cmake" -P "${SRC}/tools/ngcc-campaign.cmake")
   run(campaign COMMAND ${campaign}
     EXPECT "plan: kat [1-9][0-9]*, security [1-9][0-9]*, memcheck [1-9][0-9]*, ct [1-9][0-9]*, prof [1-9][0-9]*, perf [1-9][0-9]*, icount [1-9][0-9]*"
-           "ngcc campaign verdicts" "not PASS, unexpected:\n  none\n" "ngcc campaign report: .*index\\.html")
+           "ngcc campaign verdicts" "not PASS, unexpected:\n  none\n" "ngcc campaign report: .*index\\.html"
+           # the ETA (issue 24 item 8): per-label predictions after kat, scaled by the probe; the closing table
+           "predicted per label \\(from kat's measured op times, machine factor [0-9]+%: probe [0-9]+ us at -j2"
+           "label +tests +measured_s +predicted_s +measured/predicted +basis\n +kat +[0-9]+")
   if(NOT EXISTS "${WORK}/build/report/index.html")
     fail("the campaign wrote no report/index.html")
   endif()
