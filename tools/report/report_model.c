@@ -546,8 +546,9 @@ rp_record *rp_find(const rp_instance *in, const char *kind, const char *op)
 int rp_op_rank(const char *op)
 {
     /* SIG, KEM, then KEX in KAT_KEX.c's call order, then hash */
-    static const char *order[] = {"keygen", "sign",  "verify", "enc",      "dec",      "init_a", "init_b",
-                                  "pass1",  "pass2", "pass3",  "derive_a", "derive_b", "hash"};
+    static const char *order[] = {"keygen", "sign",  "verify", "enc",      "dec",      "init_a",
+                                  "init_b", "pass1", "pass2",  "pass3",    "pass4",    "pass5",
+                                  "pass6",  "pass7", "pass8",  "derive_a", "derive_b", "hash"};
     int n = (int)(sizeof order / sizeof order[0]);
     for (int i = 0; i < n; i++)
         if (op && strcmp(op, order[i]) == 0)

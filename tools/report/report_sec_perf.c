@@ -12,9 +12,12 @@
 
 /* ---- KEX and hash operations: flow order, message length ---- */
 
-static const char *const kex_ops[] = {"init_a", "init_b",   "pass1",    "pass2",
-                                      "pass3",  "derive_a", "derive_b", "exchange"};
-#define NKEX 8
+/* passes 4..8 only for protocols that have them (ngcc_kex_pass.h: up to 8) */
+static const char *const kex_ops[] = {"init_a", "init_b", "pass1", "pass2",    "pass3",    "pass4",   "pass5",
+                                      "pass6",  "pass7",  "pass8", "derive_a", "derive_b", "exchange"};
+#define NKEX 13
+#define KEX_PASS1 2      /* index of pass1 in kex_ops */
+#define KEX_MIN_PASSES 3 /* the official flow's columns, n/a for a 2-pass protocol */
 
 static int kex_rank(const char *op)
 {
@@ -238,9 +241,28 @@ static void kex_section(rs_ctx *x)
     rd_para(x->doc, "Median counter ticks (cycles with a core-cycle counter) of each call of the official "
                     "KAT_KEX.c flow, each timed on the DRNG state and inputs of that flow; exchange = the whole flow "
                     "init_a .. derive_b timed as one call. Sum = the sum of the single calls' medians; n/a = a call "
-                    "the exchange does not make (pass 3 of a 2-pass protocol) or no measurement.");
-    rd_table *t = rd_table_new(x->doc, "lrrrrrrrrrr", "Instance", "init_a", "init_b", "pass1", "pass2", "pass3",
-                               "derive_a", "derive_b", "Sum of calls", "Exchange", "Exchange / sum");
+                    "the exchange does not make (pass 3 of a 2-pass protocol) or no measurement. Passes 4 and up "
+                    "have columns when an instance of the candidate runs them (kex_get_passes_num() > 3).");
+    /* as many pass columns as the candidate's longest protocol has */
+    int passes = KEX_MIN_PASSES;
+    for (size_t i = 0; i < x->cand->ninst; i++)
+        for (int p = passes + 1; p <= 8; p++)
+            if (op_rec(&x->cand->inst[i], kex_ops[KEX_PASS1 + p - 1]))
+                passes = p;
+    const char *heads[NKEX + 4];
+    char align[NKEX + 5];
+    int nh = 0;
+    heads[nh++] = "Instance";
+    for (int k = 0; k < NKEX; k++)
+        if (k < KEX_PASS1 + passes || k >= KEX_PASS1 + 8)
+            heads[nh++] = kex_ops[k];
+    heads[nh - 1] = "Sum of calls"; /* the exchange column comes after the sum */
+    heads[nh++] = "Exchange";
+    heads[nh++] = "Exchange / sum";
+    align[0] = 'l';
+    memset(align + 1, 'r', (size_t)nh - 1);
+    align[nh] = 0;
+    rd_table *t = rd_table_newv(x->doc, align, heads);
     for (size_t i = 0; i < x->cand->ninst; i++) {
         const rp_instance *in = &x->cand->inst[i];
         if (!has_kex(in))
@@ -250,6 +272,8 @@ static void kex_section(rs_ctx *x)
         int parts = 0;
         char b[NGCC_FMT_MAX];
         for (int k = 0; k < NKEX; k++) {
+            if (k >= KEX_PASS1 + passes && k < KEX_PASS1 + 8)
+                continue;
             const rp_record *r = op_rec(in, kex_ops[k]);
             int have = r && r->json && rj_num(r->json, "stats.median", &v);
             if (k == NKEX - 1) {
