@@ -293,7 +293,8 @@ static int cmp_double(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-/* "op_seconds": {"keygen": {"max": s, "median": s, "n": calls, "total": s}, ...} */
+/* "op_seconds": {"keygen": {"max": s, "median": s, "min": s, "n": calls, "total": s}, ...}
+ * (min and max: how much one operation's work varies with the record's seed) */
 static void add_op_seconds(cJSON *r)
 {
     int any = 0;
@@ -312,6 +313,7 @@ static void add_op_seconds(cJSON *r)
         cJSON *e = cJSON_AddObjectToObject(o, OP_NAMES[i]);
         cJSON_AddNumberToObject(e, "max", v[n - 1]);
         cJSON_AddNumberToObject(e, "median", n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2);
+        cJSON_AddNumberToObject(e, "min", v[0]);
         cJSON_AddNumberToObject(e, "n", n);
         /* the sum: what tools/bench/kat-overhead.cmake compares with a direct program */
         double total = 0;
