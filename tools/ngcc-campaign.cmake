@@ -219,6 +219,7 @@ else()
 endif()
 set(ENV{NGCC_RESUME} 0)
 set(eta_resume_since "") # the ETA counts a record older than this campaign as reused (cmake/NgccEta.cmake)
+string(TIMESTAMP eta_campaign_since "%s" UTC) # and a build record older than it as an up-to-date build
 if(RESUME)
   set(ENV{NGCC_RESUME} 1)
   string(TIMESTAMP eta_resume_since "%s" UTC)

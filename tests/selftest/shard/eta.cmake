@@ -157,6 +157,18 @@ expect("not resuming (RESUME=OFF): memcheck runs" "${got}" 10600600)
 file(REMOVE "${records}/c1/SIG-1/security.json" "${records}/c1/SIG-1/memcheck.json" "${records}/c1/SIG-1/perf-sign.json"
   "${records}/c1/NOKAT/memcheck.json" "${records}/c1/NOKAT/build-plain.json")
 
+# ---- a build whose record and its plain one predate the campaign is up to date; a rebuilt plain one is not ----
+set(eta_campaign_since ${since})
+file(WRITE "${records}/c1/KEM-1/build-asan.json" "{}")
+file(WRITE "${records}/c1/KEM-1/build-plain.json" "{}")
+ngcc_eta_test_us("${records}" "build/c1/KEM-1/asan" got)
+expect("an up-to-date ASan build: 2500 ms x 2" "${got}" 5000000)
+execute_process(COMMAND touch -d "@${later}" "${records}/c1/KEM-1/build-plain.json")
+ngcc_eta_test_us("${records}" "build/c1/KEM-1/asan" got)
+expect("its plain build rewritten by this campaign: a real build, the mean plain build x 1.6" "${got}" 32000000)
+set(eta_campaign_since "")
+file(REMOVE "${records}/c1/KEM-1/build-asan.json" "${records}/c1/KEM-1/build-plain.json")
+
 # ---- the machine factor: ngcc-eta-probe over the calibration probe; no probe or a failing one: "" and why ----
 ngcc_eta_probe("${WORK}/no-build" 2 pct why)
 expect("no probe built: factor" "${pct}" "")
@@ -200,6 +212,11 @@ file(READ "${WORK}/eta-memcheck.txt" listing)
 expect("per-test predictions" "${listing}" "memcheck/c1/SIG-1 10600600\nmemcheck/c1/NOKAT 10000000\n")
 ngcc_eta_label_s("${records}" "security/c1/SIG-1;memcheck/c1/NOKAT" 2 s)
 expect("security label at -j2: its longest test (s)" "${s}" 10)
+# a small label waits for its fixtures: the up-to-date build (5 s) and the reused kat record (0.2 s), then
+# its 3 icount tests over 2 jobs (16.8 s / 2): 13.6 s, where the sum over the jobs says 11.0 s
+ngcc_eta_label_s("${records}"
+  "build/c1/SIG-1;kat/c1/SIG-1;icount/c1/SIG-1/keygen;icount/c1/SIG-1/sign;icount/c1/SIG-1/verify" 2 s)
+expect("icount label at -j2 (tenths): one instance's chain" "${s_ds}" 136)
 
 # ---- measured/predicted ----
 foreach(c "1288;82;15.71" "9;12;0.75" "10;0;-" "100;100;1.00" "1;20;0.05")
