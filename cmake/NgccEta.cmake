@@ -10,7 +10,8 @@
 # that test's driver does with the operations the kat record timed
 # (op_seconds medians and maxima; one "record" = one keygen+sign+verify,
 # enc/dec, KEX flow or CryptHash call) and builds take what kat measured them
-# to take. A label's wall time is the sum of its tests over its -j.
+# to take. A label's wall time is the sum of its tests over its -j, at least
+# each instance's chain (ngcc_eta_label_s).
 # The overheads were calibrated on an idle 2-core machine at -j2 (campaigns
 # over fx-xkem and fx-kex). machine (percent) scales them to the machine and
 # load of this campaign: tools/ngcc-eta-probe times a test's fixed costs
