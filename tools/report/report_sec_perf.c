@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ngcc_loader.h"
 #include "report_fmt.h"
 #include "report_sections.h"
 #include "report_svg.h"
@@ -12,12 +13,19 @@
 
 /* ---- KEX and hash operations: flow order, message length ---- */
 
-/* passes 4..8 only for protocols that have them (ngcc_kex_pass.h: up to 8) */
+/* passes 4..NGCC_KEX_MAXP only for protocols that have them */
 static const char *const kex_ops[] = {"init_a", "init_b", "pass1", "pass2",    "pass3",    "pass4",   "pass5",
                                       "pass6",  "pass7",  "pass8", "derive_a", "derive_b", "exchange"};
 #define NKEX 13
 #define KEX_PASS1 2      /* index of pass1 in kex_ops */
 #define KEX_MIN_PASSES 3 /* the official flow's columns, n/a for a 2-pass protocol */
+_Static_assert(KEX_PASS1 + NGCC_KEX_MAXP + 3 == NKEX, "kex_ops: init_a, init_b, every pass, derive_a/b, exchange");
+
+/* 1 when kex_ops[k] has a column in a table of passes 1..passes */
+static int kex_shown(int k, int passes)
+{
+    return k < KEX_PASS1 + passes || k >= KEX_PASS1 + NGCC_KEX_MAXP;
+}
 
 static int kex_rank(const char *op)
 {
@@ -246,17 +254,17 @@ static void kex_section(rs_ctx *x)
     /* as many pass columns as the candidate's longest protocol has */
     int passes = KEX_MIN_PASSES;
     for (size_t i = 0; i < x->cand->ninst; i++)
-        for (int p = passes + 1; p <= 8; p++)
+        for (int p = passes + 1; p <= NGCC_KEX_MAXP; p++)
             if (op_rec(&x->cand->inst[i], kex_ops[KEX_PASS1 + p - 1]))
                 passes = p;
     const char *heads[NKEX + 4];
     char align[NKEX + 5];
     int nh = 0;
     heads[nh++] = "Instance";
-    for (int k = 0; k < NKEX; k++)
-        if (k < KEX_PASS1 + passes || k >= KEX_PASS1 + 8)
+    for (int k = 0; k < NKEX - 1; k++) /* the single calls; the exchange column comes after their sum */
+        if (kex_shown(k, passes))
             heads[nh++] = kex_ops[k];
-    heads[nh - 1] = "Sum of calls"; /* the exchange column comes after the sum */
+    heads[nh++] = "Sum of calls";
     heads[nh++] = "Exchange";
     heads[nh++] = "Exchange / sum";
     align[0] = 'l';
@@ -272,7 +280,7 @@ static void kex_section(rs_ctx *x)
         int parts = 0;
         char b[NGCC_FMT_MAX];
         for (int k = 0; k < NKEX; k++) {
-            if (k >= KEX_PASS1 + passes && k < KEX_PASS1 + 8)
+            if (!kex_shown(k, passes))
                 continue;
             const rp_record *r = op_rec(in, kex_ops[k]);
             int have = r && r->json && rj_num(r->json, "stats.median", &v);
