@@ -218,11 +218,13 @@ else()
   file(REMOVE "${state}/finished")
 endif()
 set(ENV{NGCC_RESUME} 0)
-set(eta_resume_since "") # the ETA counts a record older than this campaign as reused (cmake/NgccEta.cmake)
-string(TIMESTAMP eta_campaign_since "%s" UTC) # and a build record older than it as an up-to-date build
+# the ETA counts a build record older than this campaign as an up-to-date build, and when it resumes
+# any record older than it as reused (cmake/NgccEta.cmake)
+string(TIMESTAMP eta_campaign_since "%s" UTC)
+set(eta_resume_since "")
 if(RESUME)
   set(ENV{NGCC_RESUME} 1)
-  string(TIMESTAMP eta_resume_since "%s" UTC)
+  set(eta_resume_since ${eta_campaign_since})
 endif()
 
 # NGCC_SHARD is always passed: a build folder once configured as a shard becomes whole again without SHARD
